@@ -1,0 +1,63 @@
+"""The documented Python API: resolve a target, read its contracts, explore its typestate.
+
+The CLI is a thin layer over these functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from contractor.backend import Backend, ProgressCallback
+from contractor.model import ClassModel
+from contractor.typestate import Typestate
+
+
+@dataclass(frozen=True)
+class InferOptions:
+    backend: str = "z3"  # "z3" | "crosshair" | "auto"
+    methods: tuple[str, ...] | None = None  # the actions; None: public methods
+    exclude: tuple[str, ...] = ()
+    unroll: int = 8  # loop iterations the z3 backend unrolls before answering unknown
+    timeout: float = 10.0  # seconds per solver query
+    max_states: int | None = None
+    crosshair_options: dict = field(default_factory=dict)
+
+
+def load_model(target: str, options: InferOptions = InferOptions(), root: Path | None = None) -> ClassModel:
+    """Resolve `target` (file.py:Class, package.module:Class or Class) and read its contracts."""
+    from contractor.contracts import read_class
+    from contractor.target import resolve
+
+    resolved = resolve(target, root or Path.cwd())
+    return read_class(resolved, methods=options.methods, exclude=options.exclude)
+
+
+def make_backend(model: ClassModel, options: InferOptions) -> Backend:
+    if options.backend == "z3":
+        from contractor.z3backend import Z3Backend
+
+        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+    if options.backend in ("crosshair", "auto"):
+        from contractor.crosshair_backend import make_crosshair_backend
+
+        return make_crosshair_backend(model, options)
+    raise ValueError(f"unknown backend {options.backend!r}; expected z3, crosshair or auto")
+
+
+def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
+                on_progress: ProgressCallback | None = None) -> Typestate:
+    from contractor.explore import explore
+
+    return explore(model, make_backend(model, options), on_progress=on_progress,
+                   max_states=options.max_states)
+
+
+def infer(target: str, options: InferOptions = InferOptions(), *, root: Path | None = None,
+          on_progress: ProgressCallback | None = None) -> Typestate:
+    """Infer the enabledness-preserving typestate of the class named by `target`."""
+    return infer_model(load_model(target, options, root), options, on_progress)
+
+
+__all__ = ["InferOptions", "infer", "infer_model", "load_model", "make_backend"]
+

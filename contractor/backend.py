@@ -1,0 +1,51 @@
+"""The one interface between the explorer and the solvers (z3, CrossHair, or both).
+
+A backend answers two questions about a class model: which abstract states a
+constructor can produce, and which abstract states a method can lead to from a given
+one. Abstract states are frozensets of enabled action names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from contractor.typestate import Certainty, Finding, Unknown
+
+Enabled = frozenset[str]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One abstract state a constructor or method can lead to."""
+
+    enabled: Enabled
+    certainty: Certainty
+    witness: dict[str, Any] | None = None
+    backend: str = "z3"
+    reason: str | None = None  # why "may"
+
+
+class Backend(Protocol):
+    name: str
+
+    def initial_targets(self, constructor: str) -> list[Target]:
+        """States of objects the constructor produces from arguments meeting its precondition."""
+
+    def targets(self, source: Enabled, method: str) -> list[Target]:
+        """States method can lead to from an object in state `source` (method in source)."""
+
+    def findings(self) -> list[Finding]:
+        """Per-method and per-class findings (never enabled, breaks invariant, ...)."""
+
+    def state_invariant(self, enabled: Enabled) -> str:
+        """A readable predicate characterising the objects of that abstract state."""
+
+    def unknowns(self) -> list[Unknown]:
+        """Constructs that could not be translated (their queries became may-answers)."""
+
+    def queries(self) -> dict[str, int]:
+        """Solver queries made so far, per backend name."""
+
+
+ProgressCallback = Callable[[int, int], None]  # (states found, transitions found)

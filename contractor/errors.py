@@ -1,0 +1,60 @@
+"""The package's exception hierarchy: every error a user can cause names where it comes from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ContractorError(Exception):
+    """Base class of every error contractor reports to its user."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file (1-based line, 0-based column, as in `ast`)."""
+
+    path: str
+    line: int
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class InputError(ContractorError):
+    """The user's input (a target, a class, a contract) cannot be read.
+
+    The message says which file, line and construct, so the CLI can print it as is.
+    """
+
+    def __init__(self, message: str, location: Location | None = None, construct: str | None = None):
+        self.location = location
+        self.construct = construct
+        self.message = message
+        prefix = f"{location}: " if location else ""
+        suffix = f" [{construct}]" if construct else ""
+        super().__init__(f"{prefix}{message}{suffix}")
+
+
+class TargetNotFound(InputError):
+    """A target names no class, or names several: the message lists candidates."""
+
+
+class UnsupportedConstruct(ContractorError):
+    """A construct the z3 translation does not handle.
+
+    Raised inside the translator and caught by it: it never reaches the user as an
+    error, but as an "unknown" (a may-transition and a note naming the construct).
+    """
+
+    def __init__(self, construct: str, location: Location | None = None, detail: str = ""):
+        self.construct = construct
+        self.location = location
+        self.detail = detail
+        where = f"{location}: " if location else ""
+        super().__init__(f"{where}{construct}{': ' + detail if detail else ''}")
+
+
+class TypestateError(AssertionError):
+    """Raised by strengthened classes when a client calls a method that its current
+    typestate does not enable (the PEP 316 dialect has no run-time checker of its own)."""

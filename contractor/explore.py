@@ -1,0 +1,103 @@
+"""Breadth-first exploration of abstract states, building the typestate from a backend's answers.
+
+State ids are stable: states are numbered in BFS order, and the targets of one
+(state, method) pair are visited in a canonical order (sorted enabled sets), so the
+numbering never depends on the order in which a solver happens to return models.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from contractor.backend import Backend, Enabled, ProgressCallback, Target
+from contractor.model import ClassModel
+from contractor.typestate import Finding, Initialization, State, Stats, Transition, Typestate
+
+
+def _order(targets: list[Target]) -> list[Target]:
+    return sorted(targets, key=lambda t: (len(t.enabled), sorted(t.enabled)))
+
+
+class Interrupted(BaseException):
+    """Raised by a progress callback to stop the exploration early (partial result kept)."""
+
+
+def explore(
+    model: ClassModel,
+    backend: Backend,
+    *,
+    on_progress: ProgressCallback | None = None,
+    max_states: int | None = None,
+) -> Typestate:
+    start = time.perf_counter()
+    ids: dict[Enabled, str] = {}
+    queue: deque[Enabled] = deque()
+    inits: list[Initialization] = []
+    transitions: list[Transition] = []
+    complete = True
+    extra_findings: list[Finding] = []
+
+    def visit(enabled: Enabled) -> str:
+        if enabled not in ids:
+            ids[enabled] = f"S{len(ids) + 1}"
+            queue.append(enabled)
+        return ids[enabled]
+
+    try:
+        for ctor in model.constructors:
+            for t in _order(backend.initial_targets(ctor)):
+                inits.append(Initialization(ctor, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
+        while queue:
+            if max_states is not None and len(ids) > max_states:
+                complete = False
+                extra_findings.append(Finding(
+                    "incomplete", f"exploration stopped after {max_states} states (--max-states)"))
+                break
+            source = queue.popleft()
+            for method in sorted(source):
+                for t in _order(backend.targets(source, method)):
+                    transitions.append(Transition(
+                        ids[source], method, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
+                if on_progress:
+                    on_progress(len(ids), len(transitions))
+    except (KeyboardInterrupt, Interrupted):
+        complete = False
+        extra_findings.append(Finding("incomplete", "exploration interrupted; the typestate is partial"))
+
+    initial_ids = {i.target for i in inits}
+    states = tuple(
+        State(sid, tuple(sorted(enabled)), backend.state_invariant(enabled), sid in initial_ids)
+        for enabled, sid in sorted(ids.items(), key=lambda kv: int(kv[1][1:]))
+    )
+    findings = list(backend.findings()) if complete else []
+    for s in states:
+        if not s.enabled:
+            findings.append(Finding(
+                "no_enabled_method", f"state {s.id} enables no method: objects in it are stuck",
+                state=s.id))
+    findings.extend(extra_findings)
+    queries = backend.queries()
+    stats = Stats(
+        states=len(states),
+        transitions=len(transitions),
+        queries=sum(queries.values()),
+        seconds=round(time.perf_counter() - start, 4),
+        backend=backend.name,
+        queries_by_backend=dict(queries),
+    )
+    return Typestate(
+        class_name=model.name,
+        source=model.path,
+        methods=model.actions,
+        constructors=model.constructors,
+        states=states,
+        transitions=tuple(transitions),
+        initializations=tuple(inits),
+        findings=tuple(findings),
+        unknowns=tuple(backend.unknowns()),
+        stats=stats,
+        complete=complete,
+        dialects=model.dialects,
+        fields={name: str(f.type) for name, f in model.fields.items()},
+    )

@@ -1,0 +1,126 @@
+"""The class model: what the contract readers extract from a class and the backends analyse.
+
+Everything here is read from source (ast); nothing is imported. Conditions from all
+dialects are normalised to one expression form, so the backends need not know dialects:
+
+- the object is `self`, parameters keep their names;
+- the result of a method is the name `__return__`;
+- the values before the call are `__old__.self.<field>` and `__old__.<param>`
+  (PEP 316's spelling; icontract's `OLD.x` and deal's forms are rewritten to it).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Literal
+
+from contractor.errors import Location
+
+Dialect = Literal["pep316", "icontract", "deal", "asserts"]
+DIALECTS: tuple[Dialect, ...] = ("pep316", "icontract", "deal", "asserts")
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A field's or parameter's type, as far as contractor understands it.
+
+    kind is one of: "bool", "int", "float", "str", "none", "optional" (args[0] is the
+    inner type), "enum" (name, members), "list" / "set" / "tuple" (args are element
+    types; a tuple's args are its positions), "dict" (args: key, value), "class" (a
+    user class named `name`), "any" (not understood: the backends treat it as unknown).
+    """
+
+    kind: str
+    args: tuple["TypeRef", ...] = ()
+    name: str | None = None
+    members: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind in ("enum", "class"):
+            return self.name or self.kind
+        if self.kind == "optional":
+            return f"Optional[{self.args[0]}]"
+        if self.args:
+            return f"{self.kind}[{', '.join(map(str, self.args))}]"
+        return "None" if self.kind == "none" else self.kind
+
+
+BOOL = TypeRef("bool")
+INT = TypeRef("int")
+FLOAT = TypeRef("float")
+STR = TypeRef("str")
+NONE = TypeRef("none")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One contract clause, normalised (see the module docstring)."""
+
+    expr: ast.expr
+    text: str  # as the user wrote it (for messages and readable output)
+    kind: Literal["pre", "post", "inv"]
+    dialect: Dialect
+    location: Location
+    description: str | None = None  # icontract/deal `description=` or message
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: TypeRef | None
+    default: ast.expr | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: TypeRef
+    location: Location  # where its type was found (annotation or first assignment)
+
+
+MethodKind = Literal["action", "constructor", "factory", "helper", "property"]
+
+
+@dataclass(frozen=True)
+class Method:
+    """A method of the class with its contracts.
+
+    `body` excludes the docstring but keeps every statement, leading asserts included
+    (for the asserts dialect they are also listed as preconditions).
+    """
+
+    name: str
+    kind: MethodKind
+    params: tuple[Param, ...]  # without self/cls
+    preconditions: tuple[Condition, ...]
+    postconditions: tuple[Condition, ...]
+    body: tuple[ast.stmt, ...]
+    node: ast.FunctionDef
+    location: Location
+    returns: TypeRef | None = None
+    raises: tuple[str, ...] = ()  # exception names the contract declares as expected
+    decorators: tuple[str, ...] = ()  # decorator names as written (e.g. "icontract.require")
+
+
+@dataclass(frozen=True)
+class ClassModel:
+    """A class and its contracts, as read from its source file."""
+
+    name: str
+    path: str  # as the user named it (relative paths stay relative)
+    source: str  # the whole file's text
+    node: ast.ClassDef
+    module: ast.Module
+    fields: dict[str, Field]
+    invariants: tuple[Condition, ...]
+    methods: dict[str, Method]  # every method, helpers included
+    actions: tuple[str, ...]  # the selected actions, sorted
+    constructors: tuple[str, ...]  # "__init__" and factory names
+    dialects: tuple[Dialect, ...]  # dialects found in this class, in DIALECTS order
+    enums: dict[str, TypeRef] = field(default_factory=dict)  # Enum classes of the module
+    location: Location | None = None
+
+    def method(self, name: str) -> Method:
+        return self.methods[name]

@@ -1,0 +1,157 @@
+"""The typestate model: states, transitions, findings and statistics of one analysis.
+
+This is the one place that defines `typestate.json`: `Typestate.to_dict` writes it and
+`Typestate.from_dict` reads it back (for `contractor strengthen --from`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Certainty = Literal["must", "may"]
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class State:
+    id: str
+    enabled: tuple[str, ...]  # sorted
+    invariant: str  # readable predicate over the fields (Python syntax where possible)
+    initial: bool = False
+    witnessed: bool = False  # reached by a concrete call sequence found by the solver
+
+
+@dataclass(frozen=True)
+class Transition:
+    source: str  # a state id
+    method: str
+    target: str  # a state id
+    certainty: Certainty
+    witness: dict[str, Any] | None = None  # {"fields": {...}, "args": {...}, "after": {...}}
+    backend: str = "z3"
+    reason: str | None = None  # for "may": why the solver could not decide
+
+
+@dataclass(frozen=True)
+class Initialization:
+    """A constructor (or factory) producing an object in an initial state."""
+
+    constructor: str
+    target: str
+    certainty: Certainty
+    witness: dict[str, Any] | None = None
+    backend: str = "z3"
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the analysis found wrong with the contracts or the code."""
+
+    kind: str  # never_enabled | breaks_invariant | breaks_postcondition | may_raise |
+    # no_enabled_method | unsatisfiable_invariant | unsatisfiable_constructor | unknown
+    message: str
+    method: str | None = None
+    state: str | None = None
+    counterexample: dict[str, Any] | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A construct the z3 backend could not translate: its queries became may-answers."""
+
+    method: str
+    line: int
+    construct: str
+    detail: str = ""
+
+
+@dataclass
+class Stats:
+    states: int = 0
+    transitions: int = 0
+    queries: int = 0
+    seconds: float = 0.0
+    backend: str = "z3"
+    queries_by_backend: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Typestate:
+    class_name: str
+    source: str
+    methods: tuple[str, ...]
+    constructors: tuple[str, ...]
+    states: tuple[State, ...]
+    transitions: tuple[Transition, ...]
+    initializations: tuple[Initialization, ...]
+    findings: tuple[Finding, ...]
+    unknowns: tuple[Unknown, ...]
+    stats: Stats
+    complete: bool = True
+    dialects: tuple[str, ...] = ()
+    fields: dict[str, str] = field(default_factory=dict)  # name -> type, for readers
+
+    @property
+    def initial(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.states if s.initial)
+
+    def state(self, state_id: str) -> State:
+        for s in self.states:
+            if s.id == state_id:
+                return s
+        raise KeyError(state_id)
+
+    def state_by_enabled(self, enabled) -> State | None:
+        key = tuple(sorted(enabled))
+        return next((s for s in self.states if s.enabled == key), None)
+
+    def outgoing(self, state_id: str) -> list[Transition]:
+        return [t for t in self.transitions if t.source == state_id]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA_VERSION,
+            "class": self.class_name,
+            "source": self.source,
+            "methods": list(self.methods),
+            "constructors": list(self.constructors),
+            "fields": dict(self.fields),
+            "dialects": list(self.dialects),
+            "initial": list(self.initial),
+            "states": [
+                {"id": s.id, "enabled": list(s.enabled), "invariant": s.invariant,
+                 "initial": s.initial, "witnessed": s.witnessed}
+                for s in self.states
+            ],
+            "transitions": [asdict(t) for t in self.transitions],
+            "initializations": [asdict(i) for i in self.initializations],
+            "findings": [asdict(f) for f in self.findings],
+            "unknowns": [asdict(u) for u in self.unknowns],
+            "complete": self.complete,
+            "stats": asdict(self.stats),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Typestate":
+        return cls(
+            class_name=data["class"],
+            source=data["source"],
+            methods=tuple(data["methods"]),
+            constructors=tuple(data.get("constructors", ["__init__"])),
+            states=tuple(
+                State(s["id"], tuple(s["enabled"]), s.get("invariant", ""),
+                      s.get("initial", s["id"] in data.get("initial", ())), s.get("witnessed", False))
+                for s in data["states"]
+            ),
+            transitions=tuple(Transition(**t) for t in data["transitions"]),
+            initializations=tuple(Initialization(**i) for i in data.get("initializations", ())),
+            findings=tuple(Finding(**f) for f in data.get("findings", ())),
+            unknowns=tuple(Unknown(**u) for u in data.get("unknowns", ())),
+            stats=Stats(**data.get("stats", {})),
+            complete=data.get("complete", True),
+            dialects=tuple(data.get("dialects", ())),
+            fields=dict(data.get("fields", {})),
+        )
