@@ -1,0 +1,78 @@
+"""The typestate as a Graphviz DOT digraph (`typestate.dot`, and the source of the SVG).
+
+States are nodes labelled with their id and enabled methods; initial states are drawn
+bold with a double circle and reached from an invisible start point by one arrow per
+constructor; may-transitions are dashed with a `?` after the method; stuck states
+(no enabled method) are filled grey and labelled as stuck.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from contractor.typestate import State, Typestate
+
+START = "__start__"  # the invisible start point's node id
+WRAP = 28  # characters per line of a node's method list
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string for `text` (newlines become DOT's centred line breaks)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n") + '"'
+
+
+def _attrs(**attrs: str) -> str:
+    return "[" + ", ".join(f"{key}={quote(value)}" for key, value in attrs.items()) + "]"
+
+
+def node_label(state: State) -> str:
+    if not state.enabled:
+        return f"{state.id}\n(stuck: no method enabled)"
+    methods = textwrap.wrap(", ".join(state.enabled), WRAP, break_long_words=False)
+    return "\n".join([state.id, *methods])
+
+
+def _node(state: State) -> str:
+    attrs = {"label": node_label(state), "tooltip": state.invariant or state.id}
+    if state.initial:
+        attrs.update(shape="doublecircle", style="bold")
+    if not state.enabled:
+        attrs.update(
+            style="filled,bold" if state.initial else "filled",
+            fillcolor="lightgrey",
+            color="firebrick",
+        )
+    return f"  {quote(state.id)} {_attrs(**attrs)};"
+
+
+def _edge(source: str, target: str, method: str, certainty: str) -> str:
+    attrs = {"label": method}
+    if certainty == "may":
+        attrs.update(label=f"{method}?", style="dashed")
+    return f"  {quote(source)} -> {quote(target)} {_attrs(**attrs)};"
+
+
+def to_dot(ts: Typestate) -> str:
+    """The DOT text of `ts` (deterministic: states, then edges, in the typestate's order)."""
+    lines = [
+        f"digraph {quote(ts.class_name)} {{",
+        f"  graph {_attrs(label=_title(ts), labelloc='t', rankdir='LR')};",
+        f"  node {_attrs(shape='ellipse', fontname='Helvetica', fontsize='11')};",
+        f"  edge {_attrs(fontname='Helvetica', fontsize='10')};",
+    ]
+    if ts.initializations:
+        lines.append(f"  {quote(START)} {_attrs(shape='point', style='invis', label='')};")
+    lines.extend(_node(s) for s in ts.states)
+    lines.extend(_edge(START, i.target, i.constructor, i.certainty) for i in ts.initializations)
+    lines.extend(_edge(t.source, t.target, t.method, t.certainty) for t in ts.transitions)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _title(ts: Typestate) -> str:
+    partial = " (PARTIAL)" if not ts.complete else ""
+    return f"{ts.class_name}: {len(ts.states)} states, {len(ts.transitions)} transitions{partial}"
+
+
+__all__ = ["node_label", "quote", "to_dot"]

@@ -1,0 +1,44 @@
+"""The typestate as a Mermaid state diagram (`typestate.mmd`, which GitHub renders).
+
+Mermaid state diagrams cannot dash an edge, so may-transitions say `(may)` in their
+label; each state's description lists its enabled methods.
+"""
+
+from __future__ import annotations
+
+import re
+
+from contractor.typestate import Typestate
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _id(state_id: str) -> str:
+    """A Mermaid-safe state identifier (ids are `S<n>` already; anything else is mangled)."""
+    return _UNSAFE.sub("_", state_id)
+
+
+def _label(method: str, certainty: str) -> str:
+    return f"{method} (may)" if certainty == "may" else method
+
+
+def to_mermaid(ts: Typestate) -> str:
+    """The `stateDiagram-v2` text of `ts`."""
+    lines = ["stateDiagram-v2"]
+    if not ts.complete:
+        lines.append("    %% PARTIAL: the exploration did not finish")
+    for s in ts.states:
+        description = ", ".join(s.enabled) if s.enabled else "stuck: no method enabled"
+        lines.append(f"    {_id(s.id)} : {description}")
+    for i in ts.initializations:
+        lines.append(f"    [*] --> {_id(i.target)} : {_label(i.constructor, i.certainty)}")
+    for t in ts.transitions:
+        lines.append(f"    {_id(t.source)} --> {_id(t.target)} : {_label(t.method, t.certainty)}")
+    stuck = [_id(s.id) for s in ts.states if not s.enabled]
+    if stuck:
+        lines.append("    classDef stuck fill:#ddd,stroke:#b22222")
+        lines.extend(f"    class {sid} stuck" for sid in stuck)
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["to_mermaid"]

@@ -1,0 +1,103 @@
+"""Writing a typestate's files: everything is rendered in memory first, then written to
+temporary files inside the output folder and only then renamed into place, so an error
+(a renderer failing, say) leaves the folder as it was."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from contractor.errors import ContractorError
+from contractor.outputs.dot import to_dot
+from contractor.outputs.html import to_html
+from contractor.outputs.json_out import to_json
+from contractor.outputs.mermaid import to_mermaid
+from contractor.outputs.render import render_png, render_svg
+from contractor.typestate import Typestate
+
+# Every file name write_artifacts may produce, in the order it lists them.
+ARTIFACTS = (
+    "typestate.json",
+    "typestate.dot",
+    "typestate.mmd",
+    "typestate.svg",
+    "typestate.png",
+    "report.html",
+)
+
+
+def render_artifacts(
+    ts: Typestate, *, svg: bool = True, png: bool = False, html: bool = True
+) -> dict[str, bytes]:
+    """File name -> content of every requested artifact (nothing touches the disk).
+
+    The SVG is rendered when either it or the HTML report (which shows it inline) is wanted.
+    """
+    dot = to_dot(ts)
+    files = {
+        "typestate.json": to_json(ts).encode(),
+        "typestate.dot": dot.encode(),
+        "typestate.mmd": to_mermaid(ts).encode(),
+    }
+    svg_bytes = render_svg(dot) if (svg or html) else None
+    if svg:
+        files["typestate.svg"] = svg_bytes
+    if png:
+        files["typestate.png"] = render_png(dot)
+    if html:
+        files["report.html"] = to_html(ts, svg_bytes).encode()
+    return {name: files[name] for name in ARTIFACTS if name in files}
+
+
+def write_artifacts(
+    ts: Typestate, out_dir: Path | str, *, svg: bool = True, png: bool = False, html: bool = True
+) -> list[Path]:
+    """Write the artifacts of `ts` into `out_dir` (created if needed); return their paths.
+
+    Artifacts a previous run left there that this run does not produce (the PNG of an
+    earlier `--png` run, say) are removed, so the folder never mixes two analyses.
+    """
+    out = Path(out_dir)
+    files = render_artifacts(ts, svg=svg, png=png, html=html)
+    if out.exists() and not out.is_dir():
+        raise ContractorError(f"output path {out} exists and is not a folder")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ContractorError(f"cannot create output folder {out}: {exc}") from exc
+    try:
+        staged = _stage(out, files)
+    except ContractorError:
+        if created:
+            out.rmdir()
+        raise
+    written = []
+    for name, temp in staged.items():
+        target = out / name
+        os.replace(temp, target)
+        written.append(target)
+    for name in ARTIFACTS:
+        if name not in files and (out / name).is_file():
+            (out / name).unlink()
+    return written
+
+
+def _stage(out: Path, files: dict[str, bytes]) -> dict[str, Path]:
+    """Write every file to a temporary name in `out`; on any error remove them all."""
+    staged: dict[str, Path] = {}
+    try:
+        for name, content in files.items():
+            temp = out / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            with open(temp, "xb") as handle:  # "x": never clobber; mode follows the umask
+                staged[name] = temp
+                handle.write(content)
+    except OSError as exc:
+        for temp in staged.values():
+            temp.unlink(missing_ok=True)
+        raise ContractorError(f"cannot write into {out}: {exc}") from exc
+    return staged
+
+
+__all__ = ["ARTIFACTS", "render_artifacts", "write_artifacts"]

@@ -1,0 +1,353 @@
+"""Tests of the output formats and the writer on the train door's typestate, built by hand.
+
+The door (BACKGROUND.md) has one concrete object per abstract state, so its typestate is
+deterministic; S2 --start--> S5 is marked "may" here to test how may-transitions look.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from contractor.errors import ContractorError
+from contractor.outputs import (
+    render_png,
+    render_svg,
+    to_dot,
+    to_html,
+    to_json,
+    to_mermaid,
+    to_text,
+    write_artifacts,
+)
+from contractor.outputs import render as render_module
+from contractor.outputs import writer as writer_module
+from contractor.outputs.dot import quote
+from contractor.typestate import (
+    Finding,
+    Initialization,
+    State,
+    Stats,
+    Transition,
+    Typestate,
+    Unknown,
+)
+
+DOOR_STATES = {  # id -> (enabled, (closed, moving, danger))
+    "S1": (("alarm", "open", "start"), (True, False, False)),
+    "S2": (("safe", "start"), (False, False, True)),
+    "S3": (("alarm", "close", "start"), (False, False, False)),
+    "S4": (("alarm", "stop"), (True, True, False)),
+    "S5": (("safe", "stop"), (False, True, True)),
+    "S6": (("alarm", "close", "stop"), (False, True, False)),
+}
+DOOR_TRANSITIONS = [  # BFS order, methods sorted per state
+    ("S1", "alarm", "S2"),
+    ("S1", "open", "S3"),
+    ("S1", "start", "S4"),
+    ("S2", "safe", "S3"),
+    ("S2", "start", "S5"),
+    ("S3", "alarm", "S2"),
+    ("S3", "close", "S1"),
+    ("S3", "start", "S4"),
+    ("S4", "alarm", "S5"),
+    ("S4", "stop", "S1"),
+    ("S5", "safe", "S6"),
+    ("S5", "stop", "S2"),
+    ("S6", "alarm", "S5"),
+    ("S6", "close", "S4"),
+    ("S6", "stop", "S3"),
+]
+MAY = ("S2", "start", "S5")
+
+
+def _predicate(values: tuple[bool, bool, bool]) -> str:
+    return " and ".join(
+        f"self.{name}" if on else f"not self.{name}"
+        for name, on in zip(("closed", "moving", "danger"), values)
+    )
+
+
+def door_typestate() -> Typestate:
+    states = tuple(
+        State(sid, enabled, _predicate(values), initial=sid == "S1", witnessed=True)
+        for sid, (enabled, values) in DOOR_STATES.items()
+    )
+    transitions = tuple(
+        (
+            Transition(s, m, t, "may", None, "z3", "timeout")
+            if (s, m, t) == MAY
+            else Transition(
+                s,
+                m,
+                t,
+                "must",
+                {
+                    "fields": dict(zip(("closed", "moving", "danger"), DOOR_STATES[s][1])),
+                    "args": {},
+                },
+            )
+        )
+        for s, m, t in DOOR_TRANSITIONS
+    )
+    return Typestate(
+        class_name="Door",
+        source="samples/door.py",
+        methods=("alarm", "close", "open", "safe", "start", "stop"),
+        constructors=("__init__",),
+        states=states,
+        transitions=transitions,
+        initializations=(Initialization("__init__", "S1", "must", {"args": {}}),),
+        findings=(
+            Finding(
+                "breaks_invariant",
+                "start can break the invariant <danger -> not closed>",
+                method="start",
+                counterexample={"fields": {"danger": True}, "args": {}},
+                line=12,
+            ),
+        ),
+        unknowns=(Unknown("open", 20, "while loop", "beyond the unroll bound"),),
+        stats=Stats(6, 15, 42, 0.25, "z3", {"z3": 42}),
+        dialects=("pep316",),
+        fields={"closed": "bool", "moving": "bool", "danger": "bool"},
+    )
+
+
+def stuck_typestate() -> Typestate:
+    return Typestate(
+        class_name="Jam",
+        source="jam.py",
+        methods=("go",),
+        constructors=("__init__",),
+        states=(State("S1", ("go",), "self.n == 0", initial=True), State("S2", (), "self.n == 1")),
+        transitions=(Transition("S1", "go", "S2", "must"),),
+        initializations=(Initialization("__init__", "S1", "must"),),
+        findings=(Finding("no_enabled_method", "state S2 enables no method", state="S2"),),
+        unknowns=(),
+        stats=Stats(2, 1, 3, 0.01, "z3", {"z3": 3}),
+        complete=False,
+    )
+
+
+EDGE = re.compile(r'^\s*"(\w+)" -> "(\w+)" \[(.*)\];$', re.M)
+
+
+def test_door_typestate_is_the_papers():
+    ts = door_typestate()
+    assert len(ts.states) == 6 and len(ts.transitions) == 15
+    assert {s.enabled for s in ts.states} == {
+        ("alarm", "open", "start"),
+        ("alarm", "close", "start"),
+        ("alarm", "close", "stop"),
+        ("alarm", "stop"),
+        ("safe", "start"),
+        ("safe", "stop"),
+    }
+    for t in ts.transitions:  # every transition leaves by an enabled method
+        assert t.method in ts.state(t.source).enabled
+
+
+def test_dot_edges_dashed_exactly_for_may_transitions():
+    dot = to_dot(door_typestate())
+    edges = [(s, t, attrs) for s, t, attrs in EDGE.findall(dot) if s != "__start__"]
+    assert len(edges) == 15
+    dashed = {(s, t) for s, t, attrs in edges if 'style="dashed"' in attrs}
+    assert dashed == {("S2", "S5")}
+    assert 'label="start?"' in next(a for s, t, a in edges if (s, t) == ("S2", "S5"))
+    labels = {(s, re.search(r'label="([^"]*)"', a).group(1), t) for s, t, a in edges}
+    assert labels == {(s, m + "?" if (s, m, t) == MAY else m, t) for s, m, t in DOOR_TRANSITIONS}
+
+
+def test_dot_marks_initial_state_and_start_point():
+    dot = to_dot(door_typestate())
+    assert '"__start__" [shape="point", style="invis", label=""];' in dot
+    assert re.search(r'^\s*"__start__" -> "S1" \[label="__init__"\];$', dot, re.M)
+    s1 = re.search(r'^\s*"S1" \[(.*)\];$', dot, re.M).group(1)
+    assert 'shape="doublecircle"' in s1 and 'style="bold"' in s1
+    assert 'label="S1\\nalarm, open, start"' in s1
+    s2 = re.search(r'^\s*"S2" \[(.*)\];$', dot, re.M).group(1)
+    assert "doublecircle" not in s2 and 'label="S2\\nsafe, start"' in s2
+
+
+def test_dot_styles_stuck_states_and_titles_partial_results():
+    dot = to_dot(stuck_typestate())
+    s2 = re.search(r'^\s*"S2" \[(.*)\];$', dot, re.M).group(1)
+    assert "stuck" in s2 and 'style="filled"' in s2
+    assert "PARTIAL" in dot
+    assert "PARTIAL" not in to_dot(door_typestate())
+
+
+def test_dot_quotes_special_characters():
+    assert quote('a "b" \\ c\nd') == '"a \\"b\\" \\\\ c\\nd"'
+
+
+def test_mermaid():
+    mmd = to_mermaid(door_typestate()).splitlines()
+    assert mmd[0] == "stateDiagram-v2"
+    assert "    [*] --> S1 : __init__" in mmd
+    assert "    S1 : alarm, open, start" in mmd
+    assert "    S2 --> S5 : start (may)" in mmd
+    assert "    S1 --> S2 : alarm" in mmd
+    arrows = [line for line in mmd if "-->" in line and "[*]" not in line]
+    assert len(arrows) == 15 and sum("(may)" in a for a in arrows) == 1
+    stuck = to_mermaid(stuck_typestate())
+    assert "S2 : stuck: no method enabled" in stuck and "class S2 stuck" in stuck
+
+
+def test_svg_parses_and_shows_every_state_and_the_dashed_edge():
+    svg = render_svg(to_dot(door_typestate()))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    texts = {t.text for t in root.iter() if t.tag.endswith("text")}
+    assert {f"S{i}" for i in range(1, 7)} <= texts
+    assert "start?" in texts
+    dashed = [e for e in root.iter() if e.tag.endswith("path") and e.get("stroke-dasharray")]
+    assert len(dashed) == 1
+
+
+def test_png_needs_system_dot(monkeypatch):
+    monkeypatch.setattr(render_module, "system_dot", lambda: None)
+    with pytest.raises(ContractorError, match="PNG output needs the Graphviz `dot`"):
+        render_png("digraph { a -> b }")
+
+
+def test_bad_dot_is_a_contractor_error():
+    with pytest.raises(ContractorError, match="could not render"):
+        render_svg("digraph { a -> ")
+
+
+def test_html_report():
+    ts = replace(
+        door_typestate(),
+        findings=(
+            Finding(
+                "may_raise",
+                "open can raise <ValueError> & more",
+                method="open",
+                counterexample={"fields": {"closed": True}},
+            ),
+        ),
+    )
+    page = to_html(ts, render_svg(to_dot(ts)))
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<?xml" not in page and page.count("<svg") == 1
+    for sid in DOOR_STATES:
+        assert f'<tr id="state-{sid}"><td>{sid}</td>' in page
+    assert "open can raise &lt;ValueError&gt; &amp; more" in page
+    assert "while loop" in page and "PARTIAL" not in page
+    assert page.count('class="may"') == 1
+    assert "<strong>PARTIAL</strong>" in to_html(stuck_typestate(), None)
+
+
+def test_json_round_trip_and_stability():
+    ts = door_typestate()
+    text = to_json(ts)
+    data = json.loads(text)
+    assert Typestate.from_dict(data) == ts
+    assert text == to_json(Typestate.from_dict(data))
+    assert list(data)[:3] == ["schema", "class", "source"]
+    assert data["initial"] == ["S1"]
+    assert data["stats"]["states"] == 6 and data["stats"]["transitions"] == 15
+    assert text.endswith("}\n") and '\n  "class": "Door",' in text
+
+
+def test_summary_text():
+    text = to_text(door_typestate())
+    assert text.startswith("Door (samples/door.py): 6 states, 15 transitions (1 may)\n")
+    assert "  S1 (initial, witnessed): alarm, open, start\n" in text
+    assert "      invariant: self.closed and not self.moving and not self.danger\n" in text
+    assert "  S1 --alarm--> S2\n" in text
+    assert "  S2 --start--> S5  [may: timeout]\n" in text
+    assert "  __init__ -> S1\n" in text
+    assert "[breaks_invariant] start can break the invariant" in text
+    assert "counterexample: fields: danger=True; args: -" in text
+    assert "  open, line 20: while loop: beyond the unroll bound\n" in text
+    assert "Solver queries: 42 (z3: 42)" in text
+    assert "PARTIAL" not in text
+    stuck = to_text(stuck_typestate())
+    assert "PARTIAL" in stuck.splitlines()[0] and "S2: nothing (stuck)" in stuck
+
+
+def test_writer_writes_every_artifact(tmp_path):
+    out = tmp_path / "output" / "Door"
+    paths = write_artifacts(door_typestate(), out, png=False)
+    names = [p.name for p in paths]
+    assert names == [
+        "typestate.json",
+        "typestate.dot",
+        "typestate.mmd",
+        "typestate.svg",
+        "report.html",
+    ]
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    assert (out / "typestate.json").read_text() == to_json(door_typestate())
+    assert (out / "typestate.mmd").read_text() == to_mermaid(door_typestate())
+
+
+def test_writer_options_and_stale_files(tmp_path):
+    (tmp_path / "typestate.png").write_bytes(b"old png")
+    (tmp_path / "notes.txt").write_text("mine")
+    paths = write_artifacts(door_typestate(), tmp_path, svg=False, html=False)
+    assert [p.name for p in paths] == ["typestate.json", "typestate.dot", "typestate.mmd"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "notes.txt",
+        "typestate.dot",
+        "typestate.json",
+        "typestate.mmd",
+    ]
+
+
+def _fail(*args, **kwargs):
+    raise ContractorError("renderer broke")
+
+
+@pytest.mark.parametrize("what", ["svg", "html"])
+def test_writer_failure_leaves_existing_output_untouched(tmp_path, monkeypatch, what):
+    out = tmp_path / "Door"
+    out.mkdir()
+    (out / "typestate.json").write_text("previous run")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    monkeypatch.setattr(writer_module, "render_svg" if what == "svg" else "to_html", _fail)
+    with pytest.raises(ContractorError, match="renderer broke"):
+        write_artifacts(door_typestate(), out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_writer_failure_creates_no_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(writer_module, "render_png", _fail)
+    out = tmp_path / "output" / "Door"
+    with pytest.raises(ContractorError):
+        write_artifacts(door_typestate(), out, png=True)
+    assert not (tmp_path / "output").exists()
+
+
+def test_writer_write_error_removes_temporary_files(tmp_path, monkeypatch):
+    out = tmp_path / "Door"
+    real_open = open
+    calls = []
+
+    def flaky_open(path, mode="r", *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", flaky_open)
+    with pytest.raises(ContractorError, match="No space left"):
+        write_artifacts(door_typestate(), out, svg=False, html=False)
+    monkeypatch.undo()
+    assert not out.exists()
+
+
+def test_writer_refuses_a_file_as_folder(tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("x")
+    with pytest.raises(ContractorError, match="not a folder"):
+        write_artifacts(door_typestate(), target, svg=False, html=False)
+    assert Path(target).read_text() == "x"
