@@ -1,0 +1,170 @@
+"""Contracts of a live (imported) class as Python callables, for the brute-force oracle.
+
+Reads them independently of contractor: PEP 316 `inv:`/`pre:` docstring lines and
+leading `assert`s from the class's source file, icontract's and deal's from the
+decorators' own introspection. Only tests use this; the z3 path never imports user code.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+Predicate = Callable[..., bool]
+_LINE = re.compile(r"^\s*(pre|inv)\s*:\s*(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class MethodContract:
+    name: str
+    params: tuple[str, ...]  # without self
+    preconditions: tuple[Predicate, ...]  # each called as p(obj, **args)
+    function: Callable[..., Any]  # the undecorated function (self first)
+    factory: bool = False  # a classmethod constructor: function(cls, **args)
+
+
+@dataclass(frozen=True)
+class ClassContracts:
+    cls: type  # the class objects are built from (deal's invariant subclass removed)
+    invariants: tuple[Predicate, ...]  # each called as p(obj)
+    methods: Mapping[str, MethodContract]
+    actions: tuple[str, ...]  # public methods, sorted
+    constructors: tuple[str, ...]
+
+    def invariant(self, obj: Any) -> bool:
+        return all(_holds(p, obj) for p in self.invariants)
+
+    def precondition(self, method: str, obj: Any, args: Mapping[str, Any]) -> bool:
+        return all(_holds(p, obj, **args) for p in self.methods[method].preconditions)
+
+
+def _holds(predicate: Predicate, *args: Any, **kwargs: Any) -> bool:
+    """A contract whose evaluation raises counts as violated."""
+    try:
+        return bool(predicate(*args, **kwargs))
+    except Exception:
+        return False
+
+
+def _original_class(cls: type) -> type:
+    """deal's `@inv` replaces a class by an invariant-checking subclass: undo that."""
+    if "_deal_invariants" not in vars(cls):
+        return cls
+    return next(k for k in cls.__mro__[1:]
+                if "_deal_invariants" not in vars(k) and k.__name__ != "InvariantedClass")
+
+
+def _class_node(cls: type) -> ast.ClassDef:
+    path = inspect.getsourcefile(cls)
+    tree = ast.parse(Path(path).read_text(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return node
+    raise LookupError(f"class {cls.__name__} not found in {path}")
+
+
+def _docstring_lines(node: ast.AST, kind: str) -> list[str]:
+    doc = ast.get_docstring(node) or ""
+    found = (_LINE.match(line) for line in doc.splitlines())
+    return [m.group(2) for m in found if m and m.group(1) == kind]
+
+
+def _leading_asserts(node: ast.FunctionDef) -> list[str]:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    tests = []
+    for stmt in body:
+        if not isinstance(stmt, ast.Assert):
+            break
+        tests.append(ast.unparse(stmt.test))
+    return tests
+
+
+def _lambda(expr: str, params: tuple[str, ...], namespace: dict) -> Predicate:
+    return eval(f"lambda {', '.join(('self',) + params)}: ({expr})", namespace)
+
+
+def _icontract_pres(wrapper: Any) -> list[Predicate]:
+    preds = []
+    for group in getattr(wrapper, "__preconditions__", []) or []:
+        for contract in group:
+            def pred(obj, __c=contract, **args):
+                values = {"self": obj, **args}
+                return __c.condition(**{a: values[a] for a in __c.condition_args})
+            preds.append(pred)
+    return preds
+
+
+def _deal_pres(wrapper: Any) -> list[Predicate]:
+    try:
+        import deal
+    except ImportError:  # pragma: no cover - deal is a test dependency
+        return []
+    preds = []
+    for contract in deal.introspection.get_contracts(wrapper):
+        if isinstance(contract, deal.introspection.Pre):
+            def pred(obj, __c=contract, **args):
+                try:
+                    __c.validate(obj, **args)
+                except Exception:
+                    return False
+                return True
+            preds.append(pred)
+    return preds
+
+
+def _invariants(cls: type, original: type, node: ast.ClassDef, namespace: dict) -> list[Predicate]:
+    invs: list[Predicate] = [_lambda(e, (), namespace) for e in _docstring_lines(node, "inv")]
+    for contract in getattr(original, "__invariants__", []) or []:  # icontract
+        invs.append(lambda obj, __c=contract: __c.condition(self=obj))
+    for validator in getattr(cls, "_deal_invariants", []) or []:
+        def check(obj, __v=validator):
+            __v.validate((obj,), {})
+            return True
+        invs.append(check)
+    return invs
+
+
+def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None) -> ClassContracts:
+    """The invariant, preconditions and undecorated methods of `cls` (all dialects)."""
+    original = _original_class(cls)
+    node = _class_node(original)
+    namespace = dict(inspect.getmodule(original).__dict__)
+    defs = {n.name: n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    methods: dict[str, MethodContract] = {}
+    public: list[str] = []
+    constructors: list[str] = []
+    for name, fnode in defs.items():
+        raw = original.__dict__[name]
+        factory = isinstance(raw, classmethod)
+        if isinstance(raw, (classmethod, staticmethod)):
+            wrapper = raw.__func__
+        elif isinstance(raw, property):
+            continue
+        else:
+            wrapper = raw
+        function = inspect.unwrap(wrapper)
+        params = tuple(inspect.signature(function).parameters)[1:]
+        pres: list[Predicate] = [_lambda(e, params, namespace) for e in _docstring_lines(fnode, "pre")]
+        asserts = _leading_asserts(fnode)
+        if asserts:
+            pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace))
+        pres += _icontract_pres(wrapper) + _deal_pres(wrapper)
+        methods[name] = MethodContract(name, params, tuple(pres), function, factory)
+        if name == "__init__" or factory:
+            constructors.append(name)
+        elif not name.startswith("_") and not isinstance(raw, staticmethod):
+            public.append(name)
+    return ClassContracts(
+        cls=original,
+        invariants=tuple(_invariants(cls, original, node, namespace)),
+        methods=methods,
+        actions=tuple(sorted(actions if actions is not None else public)),
+        constructors=tuple(constructors or ["__init__"]),
+    )

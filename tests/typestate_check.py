@@ -1,0 +1,141 @@
+"""Compare contractor's typestate with the brute-force one, and replay its witnesses concretely.
+
+Shared by the differential, semantic and sample tests; every failure message lists the
+differing states and transitions so that a failing class can be read off directly.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import math
+from fractions import Fraction
+from typing import Any, Mapping
+
+from bruteforce import BruteTypestate, Enabled, ParamDomains, Runner, Triple, show, show_triple
+from contractor.typestate import Typestate
+from runtime_contracts import read_contracts
+
+
+def enabled_of(ts: Typestate, state_id: str) -> Enabled:
+    return frozenset(ts.state(state_id).enabled)
+
+
+def tool_initial(ts: Typestate) -> frozenset[Enabled]:
+    return frozenset(enabled_of(ts, s) for s in ts.initial)
+
+
+def tool_states(ts: Typestate) -> frozenset[Enabled]:
+    return frozenset(frozenset(s.enabled) for s in ts.states)
+
+
+def tool_transitions(ts: Typestate) -> dict[Triple, str]:
+    return {(enabled_of(ts, t.source), t.method, enabled_of(ts, t.target)): t.certainty
+            for t in ts.transitions}
+
+
+def describe_tool(ts: Typestate) -> str:
+    lines = [f"tool ({ts.stats.backend}, complete={ts.complete}):",
+             "initial: " + ", ".join(sorted(map(show, tool_initial(ts)))), "states:"]
+    lines += [f"  {s.id} {show(frozenset(s.enabled))}" for s in ts.states]
+    lines.append("transitions:")
+    lines += [f"  {show_triple(t)} [{c}]" for t, c in
+              sorted(tool_transitions(ts).items(), key=lambda kv: (sorted(kv[0][0]), kv[0][1], sorted(kv[0][2])))]
+    lines += [f"  finding {f.kind} {f.method}: {f.message}" for f in ts.findings]
+    lines += [f"  unknown {u.method}:{u.line} {u.construct} {u.detail}" for u in ts.unknowns]
+    return "\n".join(lines)
+
+
+def differences(ts: Typestate, brute: BruteTypestate, *, exact: bool) -> list[str]:
+    """What the tool misses (always wrong) and, if `exact`, what it has in excess."""
+    problems = []
+    if tuple(ts.methods) != tuple(brute.actions):
+        problems.append(f"actions differ: tool {list(ts.methods)} vs brute {list(brute.actions)}")
+    init, states, trans = tool_initial(ts), tool_states(ts), tool_transitions(ts)
+    problems += [f"missing initial state {show(s)}" for s in sorted(brute.initial - init, key=sorted)]
+    problems += [f"missing state {show(s)}" for s in sorted(brute.states - states, key=sorted)]
+    problems += [f"missing transition {show_triple(t)} (e.g. {brute.examples[t]})"
+                 for t in sorted(brute.transitions - trans.keys(), key=show_triple)]
+    if exact:
+        problems += [f"extra initial state {show(s)}" for s in sorted(init - brute.initial, key=sorted)]
+        problems += [f"extra state {show(s)}" for s in sorted(states - brute.states, key=sorted)]
+        problems += [f"extra transition {show_triple(t)} [{trans[t]}]"
+                     for t in sorted(trans.keys() - brute.transitions, key=show_triple)]
+        witnessed = {frozenset(s.enabled) for s in ts.states if s.witnessed}
+        problems += [f"state {show(s)} marked witnessed but no call sequence reaches it"
+                     for s in sorted(witnessed - brute.witnessed_states, key=sorted)]
+    return problems
+
+
+def _from_json(value: Any, namespace: Mapping[str, Any], hint: str | None) -> Any:
+    if hint == "str" or value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, list):
+        inner = hint[hint.index("[") + 1:-1] if hint and "[" in hint else None
+        return [_from_json(v, namespace, inner) for v in value]
+    if isinstance(value, str):
+        name, _, member = value.partition(".")
+        kind = namespace.get(name)
+        if isinstance(kind, type) and issubclass(kind, enum.Enum) and member in kind.__members__:
+            return kind[member]
+        if hint and "float" in hint:
+            return float(Fraction(value))
+    if hint and "float" in hint and isinstance(value, int):
+        return float(value)
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, abs_tol=1e-9)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b and type(a) is type(b) or (a == b and {type(a), type(b)} <= {int, float})
+
+
+def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> list[str]:
+    """Replay every must-transition's witness on the real class; list what does not hold."""
+    contracts = read_contracts(cls, actions=tuple(ts.methods))
+    runner = Runner(contracts, param_domains)
+    namespace = inspect.getmodule(contracts.cls).__dict__
+    problems = []
+    for t in ts.transitions:
+        if t.certainty != "must" or not t.witness or "fields" not in t.witness:
+            continue
+        where = f"witness of {t.source} --{t.method}--> {t.target} {t.witness}"
+        fields = {n: _from_json(v, namespace, ts.fields.get(n)) for n, v in t.witness["fields"].items()}
+        hints = {p.name: p.annotation for p in inspect.signature(contracts.methods[t.method].function).parameters.values()}
+        args = {n: _from_json(v, namespace, getattr(hints.get(n), "__name__", None))
+                for n, v in (t.witness.get("args") or {}).items()}
+        obj = runner.make(fields)
+        source, target = enabled_of(ts, t.source), enabled_of(ts, t.target)
+        if not contracts.invariant(obj):
+            problems.append(f"{where}: the source object breaks the invariant")
+        elif runner.state(obj) != source:
+            problems.append(f"{where}: the source object is in {show(runner.state(obj))}, not {show(source)}")
+        elif not contracts.precondition(t.method, obj, args):
+            problems.append(f"{where}: the arguments do not meet the precondition")
+        else:
+            after = runner.run(t.method, obj, args)
+            if after is None:
+                problems.append(f"{where}: running {t.method} raises")
+            elif not contracts.invariant(after):
+                problems.append(f"{where}: the object after {t.method} breaks the invariant")
+            elif runner.state(after) != target:
+                problems.append(f"{where}: the object lands in {show(runner.state(after))}, not {show(target)}")
+            else:
+                for n, v in (t.witness.get("after") or {}).items():
+                    real = getattr(after, n, None)
+                    if not _same(_from_json(v, namespace, ts.fields.get(n)), real):
+                        problems.append(f"{where}: after the call {n} == {real!r}, witness says {v!r}")
+    return problems
+
+
+def check(ts: Typestate, brute: BruteTypestate, cls: type, param_domains: ParamDomains,
+          *, exact: bool, source: str = "") -> None:
+    """Fail with the class's source, both typestates and every difference."""
+    problems = differences(ts, brute, exact=exact) + witness_problems(ts, cls, param_domains)
+    if problems:
+        raise AssertionError("\n".join(
+            ["tool and brute force disagree:"] + [f"- {p}" for p in problems]
+            + (["", "source:", source] if source else []) + ["", describe_tool(ts), "", brute.describe()]))
