@@ -1,0 +1,45 @@
+"""The CrossHair path: typestates for classes written in ordinary Python, by symbolic
+execution of the real code (this path imports and runs the user's module).
+
+`make_crosshair_backend` is the entry point contractor.api uses for the "crosshair" and
+"auto" backends.
+"""
+
+from __future__ import annotations
+
+from contractor.backend import Backend
+from contractor.crosshair_backend.auto import AutoBackend
+from contractor.crosshair_backend.backend import CrosshairBackend
+from contractor.crosshair_backend.cache import DiskCache
+from contractor.model import ClassModel
+
+KNOWN_OPTIONS = ("budget", "cache", "cache_dir")
+
+
+def _crosshair(model: ClassModel, options) -> CrosshairBackend:
+    extra = dict(options.crosshair_options or {})
+    unknown = sorted(set(extra) - set(KNOWN_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown crosshair_options {unknown}; expected some of {list(KNOWN_OPTIONS)}")
+    cache = None
+    if extra.get("cache", True):
+        from pathlib import Path
+
+        setting = {"class": model.name, "source": model.source, "actions": list(model.actions),
+                   "constructors": list(model.constructors), "timeout": options.timeout}
+        directory = Path(extra["cache_dir"]) if extra.get("cache_dir") else None
+        cache = DiskCache.for_setting(setting, directory)
+    return CrosshairBackend(model, timeout=options.timeout, budget=extra.get("budget"), cache=cache)
+
+
+def make_crosshair_backend(model: ClassModel, options) -> Backend:
+    """The backend for options.backend "crosshair" or "auto" (z3 per method where exact)."""
+    if options.backend == "crosshair":
+        return _crosshair(model, options)
+    from contractor.z3backend import Z3Backend
+
+    z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+    return AutoBackend(z3, z3.exact_methods(), lambda: _crosshair(model, options))
+
+
+__all__ = ["AutoBackend", "CrosshairBackend", "DiskCache", "make_crosshair_backend"]
