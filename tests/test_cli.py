@@ -1,0 +1,413 @@
+"""Tests of `contractor infer`: options, errors and exit codes (with a concrete fake backend
+standing in for the solver), and end-to-end runs on samples/door.py with the real z3 backend."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from contractor import api
+from contractor.backend import Target
+from contractor.cli import main
+from contractor.errors import InputError, Location
+from contractor.model import BOOL, ClassModel, Field
+from contractor.outputs import render as render_module
+from contractor.typestate import Finding, Typestate
+
+REPO = Path(__file__).resolve().parent.parent
+DOOR = f"{REPO / 'samples' / 'door.py'}:Door"
+DOOR_STATES = {  # the train door's typestate, numbered in BFS order (BACKGROUND.md)
+    "S1": ("alarm", "open", "start"),
+    "S2": ("safe", "start"),
+    "S3": ("alarm", "close", "start"),
+    "S4": ("alarm", "stop"),
+    "S5": ("safe", "stop"),
+    "S6": ("alarm", "close", "stop"),
+}
+DOOR_TRANSITIONS = {
+    ("S1", "alarm", "S2"),
+    ("S1", "open", "S3"),
+    ("S1", "start", "S4"),
+    ("S2", "safe", "S3"),
+    ("S2", "start", "S5"),
+    ("S3", "alarm", "S2"),
+    ("S3", "close", "S1"),
+    ("S3", "start", "S4"),
+    ("S4", "alarm", "S5"),
+    ("S4", "stop", "S1"),
+    ("S5", "safe", "S6"),
+    ("S5", "stop", "S2"),
+    ("S6", "alarm", "S5"),
+    ("S6", "close", "S4"),
+    ("S6", "stop", "S3"),
+}
+ARTIFACTS = ["report.html", "typestate.dot", "typestate.json", "typestate.mmd", "typestate.svg"]
+
+
+class ConcreteDoor:
+    """A Backend that decides the door's typestate by enumerating its 6 concrete objects."""
+
+    name = "fake"
+    PRE = {
+        "open": lambda c, m, d: c and not m,
+        "close": lambda c, m, d: not c and not d,
+        "start": lambda c, m, d: not m,
+        "stop": lambda c, m, d: m,
+        "alarm": lambda c, m, d: not d,
+        "safe": lambda c, m, d: d,
+    }
+    POST = {
+        "open": lambda c, m, d: (False, m, d),
+        "close": lambda c, m, d: (True, m, d),
+        "start": lambda c, m, d: (c or not d, True, d),
+        "stop": lambda c, m, d: (c, False, d),
+        "alarm": lambda c, m, d: (False, m, True),
+        "safe": lambda c, m, d: (c, m, False),
+    }
+
+    def __init__(self, findings=(), on_targets=None):
+        self.calls = 0
+        self._findings = list(findings)
+        self.on_targets = on_targets
+
+    def enabled(self, obj):
+        return frozenset(m for m, pre in self.PRE.items() if pre(*obj))
+
+    def objects(self):
+        bits = (False, True)
+        return [(c, m, d) for c in bits for m in bits for d in bits if not (d and c)]
+
+    def initial_targets(self, constructor):
+        self.calls += 1
+        return [Target(self.enabled((True, False, False)), "must", backend="fake")]
+
+    def targets(self, source, method):
+        self.calls += 1
+        if self.on_targets:
+            self.on_targets(self.calls)
+        after = {
+            self.enabled(self.POST[method](*o)) for o in self.objects() if self.enabled(o) == source
+        }
+        return [Target(e, "must", backend="fake") for e in after]
+
+    def findings(self):
+        return self._findings
+
+    def state_invariant(self, enabled):
+        return " or ".join(repr(o) for o in self.objects() if self.enabled(o) == enabled)
+
+    def unknowns(self):
+        return []
+
+    def queries(self):
+        return {"fake": self.calls}
+
+
+def door_model() -> ClassModel:
+    module = ast.parse("class Door:\n    pass\n")
+    loc = Location("door.py", 1)
+    return ClassModel(
+        name="Door",
+        path="door.py",
+        source="",
+        node=module.body[0],
+        module=module,
+        fields={n: Field(n, BOOL, loc) for n in ("closed", "moving", "danger")},
+        invariants=(),
+        methods={},
+        actions=tuple(sorted(ConcreteDoor.PRE)),
+        constructors=("__init__",),
+        dialects=("pep316",),
+    )
+
+
+@pytest.fixture
+def fake(monkeypatch, tmp_path):
+    """Run the CLI in tmp_path with the concrete door backend; record the options it got."""
+    monkeypatch.chdir(tmp_path)
+    seen = {"backend": ConcreteDoor()}
+
+    def load_model(target, options):
+        seen["target"], seen["options"] = target, options
+        return door_model()
+
+    monkeypatch.setattr(api, "load_model", load_model)
+    monkeypatch.setattr(api, "make_backend", lambda model, options: seen["backend"])
+    return seen
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def check_door(ts: Typestate) -> None:
+    assert {s.id: s.enabled for s in ts.states} == DOOR_STATES
+    assert {(t.source, t.method, t.target) for t in ts.transitions} == DOOR_TRANSITIONS
+    assert len(ts.transitions) == 15 and ts.initial == ("S1",) and ts.complete
+
+
+# --- usage and errors (no solver needed) ---
+
+
+def test_help_documents_exit_codes():
+    result = run("infer", "--help")
+    assert result.exit_code == 0
+    assert (
+        "Exit codes:" in result.output
+        and "130" in result.output
+        and "--max-states" in result.output
+    )
+
+
+def test_unknown_command_suggests_a_close_one():
+    result = run("infre", "x")
+    assert result.exit_code == 2 and "Did you mean 'infer'?" in result.output
+
+
+def test_unknown_option_suggests_a_close_one():
+    result = run("infer", "--outt", "x", "Door")
+    assert result.exit_code == 2 and "--out" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--backend", "z4"],
+        ["--format", "xml"],
+        ["--unroll", "-1"],
+        ["--timeout", "0"],
+        ["--max-states", "0"],
+        ["--methods", "a b"],
+    ],
+)
+def test_bad_option_values_exit_2(fake, args):
+    result = run("infer", "Door", *args)
+    assert result.exit_code == 2 and "Invalid value" in result.output
+    assert "options" not in fake and not Path("output").exists()
+
+
+def test_missing_target_file_is_an_error_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("infer", "nosuch.py:Door")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and "nosuch.py" in result.stderr
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_missing_class_names_close_matches(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("door.py").write_text("class Door:\n    pass\n")
+    result = run("infer", "door.py:Dor")
+    assert result.exit_code == 2 and "Door" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["door.py"]
+
+
+def test_input_error_names_file_and_line(fake, monkeypatch):
+    def broken(target, options):
+        raise InputError("cannot read this precondition", Location("door.py", 7, 4), "lambda")
+
+    monkeypatch.setattr(api, "load_model", broken)
+    result = run("infer", "door.py:Door")
+    assert result.exit_code == 2
+    assert result.stderr == "error: door.py:7:4: cannot read this precondition [lambda]\n"
+    assert not Path("output").exists()
+
+
+def test_png_without_system_dot_writes_nothing(fake, monkeypatch):
+    monkeypatch.setattr(render_module, "system_dot", lambda: None)
+    result = run("infer", "Door", "--png")
+    assert result.exit_code == 2 and "PNG output needs the Graphviz `dot`" in result.stderr
+    assert not Path("output").exists()
+
+
+# --- options and outputs, with the concrete backend ---
+
+
+def test_options_reach_the_api(fake):
+    result = run(
+        "infer",
+        "pkg.door:Door",
+        "--methods",
+        "open,close",
+        "--methods",
+        " start ",
+        "--exclude",
+        "alarm",
+        "--backend",
+        "auto",
+        "--unroll",
+        "3",
+        "--timeout",
+        "2.5",
+        "--max-states",
+        "50",
+        "--no-svg",
+        "--no-html",
+    )
+    assert result.exit_code == 0, result.output
+    options = fake["options"]
+    assert fake["target"] == "pkg.door:Door"
+    assert options == api.InferOptions(
+        backend="auto",
+        methods=("open", "close", "start"),
+        exclude=("alarm",),
+        unroll=3,
+        timeout=2.5,
+        max_states=50,
+    )
+
+
+def test_defaults(fake):
+    assert run("infer", "Door", "--quiet").exit_code == 0
+    assert fake["options"] == api.InferOptions()
+
+
+def test_text_summary_and_files(fake):
+    result = run("infer", "Door")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Door (door.py): 6 states, 15 transitions (0 may)\n")
+    assert "  S1 (initial): alarm, open, start\n" in result.stdout
+    assert "  S2 --start--> S5\n" in result.stdout
+    assert "Solver queries: " in result.stdout
+    assert result.stdout.rstrip().endswith(
+        "Wrote output/Door/: typestate.json, typestate.dot, "
+        "typestate.mmd, typestate.svg, report.html"
+    )
+    assert sorted(p.name for p in Path("output/Door").iterdir()) == ARTIFACTS
+    check_door(Typestate.from_dict(json.loads(Path("output/Door/typestate.json").read_text())))
+
+
+def test_json_format_prints_exactly_the_file(fake, tmp_path):
+    result = run("infer", "Door", "--format", "json", "--out", "here", "--no-html")
+    assert result.exit_code == 0
+    assert result.stdout == (tmp_path / "here" / "typestate.json").read_text()
+    check_door(Typestate.from_dict(json.loads(result.stdout)))
+    assert "Wrote here/" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "here").iterdir()) == [
+        "typestate.dot",
+        "typestate.json",
+        "typestate.mmd",
+        "typestate.svg",
+    ]
+
+
+def test_quiet_prints_nothing(fake):
+    result = run("infer", "Door", "--quiet", "--progress", "--no-svg")
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
+    assert sorted(p.name for p in Path("output/Door").iterdir()) == [
+        "report.html",
+        "typestate.dot",
+        "typestate.json",
+        "typestate.mmd",
+    ]
+
+
+def test_progress_on_stderr(fake):
+    result = run("infer", "Door", "--progress", "--no-svg", "--no-html")
+    assert result.exit_code == 0
+    assert "\rexploring: " in result.stderr and " transitions" in result.stderr
+    assert "exploring" not in result.stdout
+    assert "exploring" not in run("infer", "Door", "--no-svg", "--no-html").stderr
+
+
+def test_findings_do_not_change_the_exit_code(fake):
+    fake["backend"] = ConcreteDoor(
+        findings=[Finding("never_enabled", "jam is never enabled", "jam")]
+    )
+    result = run("infer", "Door", "--no-svg", "--no-html")
+    assert result.exit_code == 0 and "[never_enabled] jam is never enabled" in result.stdout
+
+
+def test_max_states_gives_a_partial_result_with_exit_0(fake):
+    result = run("infer", "Door", "--max-states", "2", "--no-svg", "--no-html")
+    assert result.exit_code == 0 and "PARTIAL" in result.stdout.splitlines()[0]
+    assert json.loads(Path("output/Door/typestate.json").read_text())["complete"] is False
+
+
+def test_ctrl_c_writes_the_partial_typestate_and_exits_130(fake):
+    def interrupt(calls):
+        if calls == 4:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    fake["backend"] = ConcreteDoor(on_targets=interrupt)
+    result = run("infer", "Door", "--no-svg", "--no-html")
+    assert result.exit_code == 130
+    assert "PARTIAL" in result.stderr and "PARTIAL" in result.stdout.splitlines()[0]
+    data = json.loads(Path("output/Door/typestate.json").read_text())
+    assert data["complete"] is False and len(data["transitions"]) < 15
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_while_loading_writes_nothing(fake, monkeypatch):
+    def load_model(target, options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "load_model", load_model)
+    result = run("infer", "Door")
+    assert result.exit_code == 130 and "nothing written" in result.stderr
+    assert not Path("output").exists()
+
+
+# --- end to end with the z3 backend on samples/door.py ---
+
+
+def test_door_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("infer", DOOR)
+    assert result.exit_code == 0, result.output
+    assert "6 states, 15 transitions" in result.stdout.splitlines()[0]
+    out = tmp_path / "output" / "Door"
+    assert sorted(p.name for p in out.iterdir()) == ARTIFACTS
+    ts = Typestate.from_dict(json.loads((out / "typestate.json").read_text()))
+    check_door(ts)
+    assert ts.stats.backend == "z3" and ts.stats.queries > 0
+    assert all(t.certainty == "must" for t in ts.transitions)
+
+
+def test_door_json_with_selected_methods(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("infer", DOOR, "--format", "json", "--methods", "open,close", "--out", "o")
+    assert result.exit_code == 0, result.output
+    ts = Typestate.from_dict(json.loads(result.stdout))
+    assert ts.methods == ("close", "open")
+    assert {s.enabled for s in ts.states} == {("open",), ("close",)}
+    assert {
+        (ts.state(t.source).enabled, t.method, ts.state(t.target).enabled) for t in ts.transitions
+    } == {(("open",), "open", ("close",)), (("close",), "close", ("open",))}
+
+
+def _console() -> list[str]:
+    script = Path(sys.executable).parent / "contractor"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "contractor"]
+
+
+def test_console_script_end_to_end(tmp_path):
+    proc = subprocess.run(
+        [*_console(), "infer", DOOR, "--format", "json", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (tmp_path / "typestate.json").read_text()
+    check_door(Typestate.from_dict(json.loads(proc.stdout)))
+
+
+def test_module_entry_point_reports_errors(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "contractor", "infer", "nosuch.py:Door"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and proc.stdout == ""
+    assert list(tmp_path.iterdir()) == []
