@@ -1,0 +1,46 @@
+# A coin-operated turnstile in the asserts dialect: the leading assert statements of
+# each method are its precondition. The mode is an Enum and the credit an int
+# (coins paid but not yet used, at most 3).
+
+from enum import Enum
+
+
+class Mode(Enum):
+    LOCKED = 1
+    UNLOCKED = 2
+    MAINTENANCE = 3
+
+
+class Turnstile:
+    def __init__(self) -> None:
+        self.mode = Mode.LOCKED
+        self.credit = 0
+
+    def coin(self) -> None:
+        assert self.mode != Mode.MAINTENANCE, "no coins during maintenance"
+        assert self.credit < 3, "at most three coins in advance"
+        self.credit += 1
+        self.mode = Mode.UNLOCKED
+
+    def push(self) -> None:
+        assert self.mode == Mode.UNLOCKED
+        assert self.credit > 0
+        self.credit -= 1
+        if self.credit == 0:
+            self.mode = Mode.LOCKED
+
+    def service(self) -> None:
+        assert self.mode == Mode.LOCKED
+        self.mode = Mode.MAINTENANCE
+
+    def resume(self) -> None:
+        assert self.mode == Mode.MAINTENANCE
+        self.mode = Mode.LOCKED
+
+
+if __name__ == "__main__":
+    gate = Turnstile()
+    gate.coin()
+    gate.coin()
+    gate.push()
+    print(gate.mode.name, "with credit", gate.credit)
