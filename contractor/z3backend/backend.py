@@ -1,0 +1,268 @@
+"""The z3 backend: answers the explorer's queries by all-SAT enumeration of target states.
+
+For a source state S and method m it asks one incremental solver for a pre-object in S
+(invariant plus S's enabledness pattern), arguments meeting m's precondition, and normal
+termination; the post-object's enabledness bits are the projection. Each model gives a
+target; a blocking clause excludes it; the final unsatisfiable answer proves there are no
+others. So a (state, method) pair costs (number of targets + 1) queries, plus one more
+when the method has paths the translation could not follow (their targets are may).
+"""
+
+from __future__ import annotations
+
+import itertools
+import z3
+
+from contractor.backend import Enabled, Target
+from contractor.errors import UnsupportedConstruct
+from contractor.model import ClassModel
+from contractor.typestate import Finding, Unknown
+from contractor.z3backend import values as V
+from contractor.z3backend.pyprint import NotPrintable, PyPrinter
+from contractor.z3backend.semantics import ClassSemantics, Outcome
+from contractor.z3backend.state import Site
+from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import make_solver, py_value, seq_elements
+
+MAX_FALLBACK_CANDIDATES = 4096
+
+
+class Z3Backend:
+    name = "z3"
+
+    def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0):
+        self.model = model
+        self.timeout_ms = int(timeout * 1000)
+        self.sem = ClassSemantics(model, unroll)
+        self.n_queries = 0
+        self._unknowns: dict[tuple, Unknown] = {(u.method, u.line, u.construct): u for u in self.sem.unknowns}
+        self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
+        self._extra_findings: list[Finding] = []
+
+    # -- Backend protocol ------------------------------------------------------------
+
+    def queries(self) -> dict[str, int]:
+        return {"z3": self.n_queries}
+
+    def unknowns(self) -> list[Unknown]:
+        return sorted(self._unknowns.values(), key=lambda u: (u.line, u.method, u.construct))
+
+    def exact_methods(self) -> set[str]:
+        """Actions whose body and contracts translate fully (every answer about them is exact)."""
+        if self.sem.inexact:
+            cond_methods = {k.split(":")[0] for k in self.sem.inexact}
+            if "invariant" in cond_methods or any(m in cond_methods for m in self.model.actions):
+                return set()
+        out = set()
+        for m in self.model.actions:
+            o = self.outcome(m)
+            if isinstance(o, Outcome) and z3.is_false(o.unknown):
+                out.add(m)
+        return out
+
+    def initial_targets(self, constructor: str) -> list[Target]:
+        return self.enumerate(constructor, None)
+
+    def targets(self, source: Enabled, method: str) -> list[Target]:
+        return self.enumerate(method, source)
+
+    def state_invariant(self, enabled: Enabled) -> str:
+        formula = z3.And(self.sem.invariant, self.pattern(enabled))
+        printer = PyPrinter(self.sem.fields)
+        try:
+            simplified = z3.Then(z3.Tactic("simplify"), z3.TryFor(z3.Tactic("ctx-solver-simplify"), 2000),
+                                 z3.Tactic("simplify"))(formula)
+            parts = [f for g in simplified for f in g]
+            if len(simplified) != 1:
+                raise NotPrintable("several goals")
+            return printer(z3.And(*parts)) if len(parts) != 1 else printer(parts[0])
+        except (NotPrintable, z3.Z3Exception):
+            try:
+                return printer(z3.simplify(formula))
+            except NotPrintable:
+                on = " and ".join(f"enabled({m})" for m in sorted(enabled)) or "True"
+                off = " and ".join(f"not enabled({m})" for m in sorted(set(self.model.actions) - enabled))
+                return f"invariant and {on}" + (f" and {off}" if off else "")
+
+    def findings(self) -> list[Finding]:
+        from contractor.z3backend.checks import method_findings
+
+        return method_findings(self) + self._extra_findings
+
+    # -- the queries ---------------------------------------------------------------------
+
+    def pattern(self, enabled: Enabled) -> z3.BoolRef:
+        return z3.And(*[e if m in enabled else z3.Not(e) for m, e in self.sem.enabled.items()])
+
+    def outcome(self, name: str) -> Outcome | UnsupportedConstruct:
+        if name not in self._outcomes:
+            method = self.model.methods[name]
+            try:
+                if name in self.model.constructors:
+                    o = self.sem.construct(method, f"{name}@")
+                else:
+                    o = self.sem.run(method, self.sem.fields, f"{name}@")
+                for site in o.unknowns:
+                    self.note_unknown(site)
+                self._outcomes[name] = o
+            except UnsupportedConstruct as err:
+                line = err.location.line if err.location else method.location.line
+                self._unknowns[(name, line, err.construct)] = Unknown(name, line, err.construct, err.detail)
+                self._outcomes[name] = err
+        return self._outcomes[name]
+
+    def note_unknown(self, site: Site) -> None:
+        key = (site.method, site.line, site.what)
+        self._unknowns.setdefault(key, Unknown(site.method, site.line, site.what, site.detail))
+
+    def check(self, solver: z3.Solver, *extra) -> z3.CheckSatResult:
+        self.n_queries += 1
+        return solver.check(*extra)
+
+    def base(self, name: str, source: Enabled | None):
+        """Constraints of a transition query and the post-object's fields, or None if untranslatable."""
+        o = self.outcome(name)
+        if isinstance(o, UnsupportedConstruct):
+            return None
+        method = self.model.methods[name]
+        parts = [V.well_formed(v) for v in o.args.values()]
+        if source is not None:
+            parts += [self.sem.invariant, self.pattern(source)]
+        if method.preconditions:
+            parts.append(self.sem.conditions(method.preconditions, self.sem.fields, o.args, f"{name}:pre"))
+        parts.append(z3.Not(o.raised))
+        return parts, o
+
+    def enumerate(self, name: str, source: Enabled | None) -> list[Target]:
+        built = self.base(name, source)
+        if built is None:
+            return self.havoc_targets(name, source)
+        parts, o = built
+        solver = make_solver(self.timeout_ms)
+        solver.add(*parts)
+        try:
+            solver.add(self.sem.at(self.sem.invariant, o.after))
+            bits = {m: z3.Bool(f"post!{m}") for m in self.model.actions}
+            for m, b in bits.items():
+                solver.add(b == self.sem.at(self.sem.enabled[m], o.after))
+        except UnsupportedConstruct as err:
+            self._unknowns[(name, 0, err.construct)] = Unknown(name, self.model.methods[name].location.line,
+                                                               err.construct)
+            return self.havoc_targets(name, source)
+        inexact_reason = self.inexact_reason()
+        found: dict[Enabled, Target] = {}
+        blocks: list[z3.BoolRef] = []
+        phases = [(z3.Not(o.unknown), True)]
+        if not z3.is_false(o.unknown):
+            phases.append((o.unknown, False))
+        for cond, exact in phases:
+            solver.push()
+            solver.add(cond, *blocks)
+            while True:
+                r = self.check(solver)
+                if r == z3.unsat:
+                    break
+                if r == z3.unknown:
+                    solver.pop()
+                    return self.fallback(name, source, parts, o, bits, found, solver.reason_unknown())
+                m = solver.model()
+                enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
+                witness = self.witness(m, o, source is not None)
+                if exact and not inexact_reason:
+                    found[enabled] = Target(enabled, "must", witness, "z3")
+                else:
+                    reason = inexact_reason or self.unknown_reason(m, o.unknowns)
+                    found[enabled] = Target(enabled, "may", witness, "z3", reason)
+                block = z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False)
+                blocks.append(block)
+                solver.add(block)
+            solver.pop()
+        return list(found.values())
+
+    def inexact_reason(self) -> str | None:
+        if not self.sem.inexact:
+            return None
+        k, v = next(iter(sorted(self.sem.inexact.items())))
+        return f"untranslated condition ({k}: {v})"
+
+    def unknown_reason(self, m: z3.ModelRef, sites: list[Site]) -> str:
+        for s in sites:
+            if z3.is_true(m.eval(s.cond, model_completion=True)):
+                return f"{s.what} (line {s.line})"
+        return "untranslated construct"
+
+    def fallback(self, name, source, parts, o, bits, found, why: str) -> list[Target]:
+        """z3 could not enumerate (timeout, quantifiers): decide target candidates one by one."""
+        solver = make_solver(self.timeout_ms)
+        solver.add(*parts)
+        solver.add(self.sem.at(self.sem.invariant, o.after))
+        for m, b in bits.items():
+            solver.add(b == self.sem.at(self.sem.enabled[m], o.after))
+        forced: dict[str, bool | None] = {}
+        for m, b in bits.items():
+            can_true = self.check(solver, b) != z3.unsat
+            can_false = self.check(solver, z3.Not(b)) != z3.unsat
+            forced[m] = None if (can_true and can_false) else can_true
+        free = [m for m, v in forced.items() if v is None]
+        out = dict(found)
+        if 2 ** len(free) > MAX_FALLBACK_CANDIDATES:
+            self._extra_findings.append(Finding(
+                "incomplete", f"{name}: the solver answered unknown ({why}) and {len(free)} "
+                f"enabledness bits stayed open; its transitions are incomplete", method=name))
+            return list(out.values())
+        for values in itertools.product([False, True], repeat=len(free)):
+            enabled = frozenset([m for m, v in forced.items() if v] + [m for m, v in zip(free, values) if v])
+            if enabled in out:
+                continue
+            assumption = [bits[m] if m in enabled else z3.Not(bits[m]) for m in bits]
+            r = self.check(solver, *assumption)
+            if r == z3.unsat:
+                continue
+            witness = self.witness(solver.model(), o, source is not None) if r == z3.sat else None
+            out[enabled] = Target(enabled, "may", witness, "z3", f"solver answered unknown: {why}")
+        return list(out.values())
+
+    def havoc_targets(self, name: str, source: Enabled | None) -> list[Target]:
+        """The method's effect is unknown: any state consistent with the invariant, as may."""
+        solver = make_solver(self.timeout_ms)
+        if source is not None:
+            solver.add(self.sem.invariant)  # the pre-state exists
+        fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
+        solver.add(self.sem.at(self.sem.invariant, fields))
+        bits = {m: z3.Bool(f"post!{m}") for m in self.model.actions}
+        for m, b in bits.items():
+            solver.add(b == self.sem.at(self.sem.enabled[m], fields))
+        out = []
+        reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
+                      "untranslated method")
+        while self.check(solver) == z3.sat:
+            m = solver.model()
+            enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
+            out.append(Target(enabled, "may", None, "z3", reason))
+            solver.add(z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False))
+        return out
+
+    # -- witnesses -------------------------------------------------------------------
+
+    def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict:
+        w = {"args": {k: self.value(m, v) for k, v in o.args.items()},
+             "after": {k: self.value(m, v) for k, v in o.after.items() if v.kind not in ("any", "undefined")}}
+        if with_source:
+            w = {"fields": {k: self.value(m, v) for k, v in self.sem.fields.items() if v.kind != "any"}, **w}
+        return w
+
+    def value(self, m: z3.ModelRef, v: Val):
+        if v.kind == "none":
+            return None
+        if v.kind == "optional":
+            if z3.is_true(m.eval(v.is_none, model_completion=True)):
+                return None
+            return self.value(m, Val(v.type.args[0], v.z))
+        if v.kind == "list":
+            return [py_value(x) for x in seq_elements(m, v.z)] if v.z is not None else []
+        if v.kind == "enum":
+            k = m.eval(v.z, model_completion=True).as_long()
+            return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k
+        if v.kind == "class":
+            return f"<{v.type.name} object>"
+        return py_value(m.eval(v.z, model_completion=True))

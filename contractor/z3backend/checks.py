@@ -1,0 +1,95 @@
+"""Findings about the contracts themselves: unsatisfiable invariants, constructors and
+preconditions, and methods that can break the invariant or their postcondition, or raise.
+
+Each check is one solver query over all objects satisfying the class invariant (the
+contract methodology's assumption), and each finding carries the solver's counterexample.
+Checks that depend on a condition the translation could not follow are not made: they
+would report spurious problems; the unknowns list says what was skipped.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.typestate import Finding
+from contractor.z3backend.semantics import Outcome
+from contractor.z3backend.z3util import make_solver
+
+
+def method_findings(b) -> list[Finding]:
+    sem, model = b.sem, b.model
+    inexact_labels = {k.split(":")[0] for k in sem.inexact}
+    out: list[Finding] = []
+
+    def solve(*parts):
+        s = make_solver(b.timeout_ms)
+        s.add(*parts)
+        r = b.check(s)
+        return s.model() if r == z3.sat else (None if r == z3.unsat else "unknown")
+
+    inv_exact = "invariant" not in inexact_labels
+    if inv_exact and solve(sem.invariant) is None:
+        out.append(Finding("unsatisfiable_invariant", "the class invariant is unsatisfiable: no object can exist"))
+        return out
+
+    for name in model.constructors + model.actions:
+        o = b.outcome(name)
+        if isinstance(o, UnsupportedConstruct) or name in inexact_labels:
+            continue
+        method = model.methods[name]
+        is_ctor = name in model.constructors
+        line = method.location.line
+        pre = sem.conditions(method.preconditions, sem.fields, o.args, f"{name}:pre")
+        base = [pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
+        if not is_ctor:
+            base.append(sem.invariant)
+            if inv_exact and solve(sem.invariant, sem.enabled[name]) is None:
+                out.append(Finding("never_enabled", f"{name}() is never enabled: its precondition is "
+                                   "unsatisfiable for objects meeting the invariant", name, line=line))
+                continue
+        normal = z3.Not(o.raised)
+        try:
+            inv_after = sem.at(sem.invariant, o.after)
+        except UnsupportedConstruct:
+            continue
+        if is_ctor and inv_exact and solve(*base, normal, inv_after) is None:
+            out.append(Finding("unsatisfiable_constructor", f"{name}() cannot produce a valid object: no "
+                               "arguments meeting its precondition lead to an object satisfying the invariant",
+                               name, line=line))
+        if inv_exact:
+            m = solve(*base, normal, z3.Not(inv_after))
+            if isinstance(m, z3.ModelRef):
+                out.append(Finding("breaks_invariant", f"{name}() can break the class invariant",
+                                   name, counterexample=b.witness(m, o, not is_ctor), line=line))
+        if method.postconditions and o.post_exact:
+            m = solve(*base, normal, z3.Not(o.post_ok))
+            if isinstance(m, z3.ModelRef):
+                out.append(Finding("breaks_postcondition", f"{name}() can break its postcondition",
+                                   name, counterexample=b.witness(m, o, not is_ctor), line=line))
+        out.extend(raise_findings(b, name, o, base, solve, is_ctor))
+    return out
+
+
+def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list[Finding]:
+    declared = set(b.model.methods[name].raises)
+    sites = [s for s in o.raises if s.what not in declared]
+    if not sites:
+        return []
+    m = solve(*base, z3.Or(*[s.cond for s in sites]))
+    if not isinstance(m, z3.ModelRef):
+        return []
+    site = next(s for s in sites if z3.is_true(m.eval(s.cond, model_completion=True)))
+    where = f"{site.method}() line {site.line}" if site.method != name else f"line {site.line}"
+    cx = b.witness(m, o, not is_ctor)
+    cx.pop("after", None)
+    cx["exception"] = site.what
+    cx["line"] = site.line
+    return [Finding("may_raise", f"{name}() can raise {site.what} ({where}) although its precondition holds",
+                    name, counterexample=cx, line=site.line)]
+
+
+def _wf(v):
+    from contractor.z3backend.values import well_formed
+
+    return well_formed(v)

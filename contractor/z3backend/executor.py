@@ -1,0 +1,388 @@
+"""Symbolic execution of method bodies (the statement half): assignments, branches, loops,
+returns, raises, asserts, and calls to other methods of the class (inlined).
+
+Untranslatable statements do not stop the analysis: the paths reaching them are marked
+`unknown` and every field they may change is given an arbitrary value, so a query can
+still be answered, as a may-answer, and never wrongly.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import z3
+
+from contractor.errors import Location, UnsupportedConstruct
+from contractor.model import ClassModel, Method, TypeRef
+from contractor.z3backend import values as V
+from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
+from contractor.z3backend.state import FALSE, TRUE, ExecState, Frame, Loop, Site
+from contractor.z3backend.values import Val
+
+MAX_INLINE_DEPTH = 8
+FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp)
+
+
+class Executor(ExprEvaluator):
+    """Runs one method (or one condition) symbolically over a given state."""
+
+    def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
+                 state: ExecState, fresh_prefix: str):
+        self.model = model
+        self.constants = constants
+        self.unroll = unroll
+        self.state = state
+        self.guard: z3.BoolRef = TRUE
+        self.frame = Frame("<condition>")
+        self.loops: list[Loop] = []
+        self.prefix = fresh_prefix
+        self.counter = 0
+        self.old_oid: int | None = None
+
+    # -- bookkeeping -----------------------------------------------------------------
+
+    def loc(self, node: ast.AST) -> Location:
+        return Location(self.model.path, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+    def active(self) -> z3.BoolRef:
+        parts = [self.guard, z3.Not(self.state.raised), z3.Not(self.state.unknown),
+                 z3.Not(self.frame.returned)]
+        for loop in self.loops:
+            parts += [z3.Not(loop.broke), z3.Not(loop.continued)]
+        return z3.And(*[p for p in parts if not z3.is_true(p)]) if parts else TRUE
+
+    def raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST) -> None:
+        if z3.is_false(cond):
+            return
+        c = z3.And(self.active(), cond)
+        self.state.raised = z3.Or(self.state.raised, c)
+        self.state.raises.append(Site(c, exc, getattr(node, "lineno", 0), self.frame.method))
+
+    def fresh(self, t: TypeRef, hint: str) -> Val:
+        self.counter += 1
+        return V.fresh(t, f"{self.prefix}!{hint}!{self.counter}")
+
+    def old_object(self) -> int:
+        if self.old_oid is None:
+            raise UnsupportedConstruct("__old__ outside a postcondition")
+        return self.old_oid
+
+    def mark_unknown(self, err: UnsupportedConstruct, node: ast.AST, writes: set[str] | None) -> None:
+        """Paths reaching `node` become unknown; the fields they may write become arbitrary."""
+        c = self.active()
+        line = err.location.line if err.location else getattr(node, "lineno", 0)
+        self.state.unknowns.append(Site(c, err.construct, line, self.frame.method, err.detail))
+        for oid, fields in self.state.objects.items():
+            if oid < 0:
+                continue
+            for name, v in list(fields.items()):
+                if writes is not None and name not in writes:
+                    continue
+                if v.kind in ("any", "undefined", "class"):
+                    continue
+                fields[name] = V.ite(c, self.fresh(v.type, name), v)
+        self.state.unknown = z3.Or(self.state.unknown, c)
+
+    # -- storing ---------------------------------------------------------------------
+
+    def assign_name(self, name: str, v: Val) -> None:
+        f = self.frame
+        act = self.active()
+        if name in f.locals:
+            f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
+            if name in f.defined:
+                f.defined[name] = z3.Or(f.defined[name], act)
+        else:
+            if z3.is_true(act) or v.kind in ("class", "none") or (v.kind == "list" and v.z is None):
+                f.locals[name] = v
+            else:
+                f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
+                f.defined[name] = act
+
+    def store(self, target: ast.expr, v: Val) -> None:
+        if isinstance(target, ast.Name):
+            if target.id in self.frame.aliases and v.kind == "list":
+                raise UnsupportedConstruct("mutation of a list through an alias", self.loc(target))
+            self.assign_name(target.id, v)
+            return
+        if isinstance(target, ast.Attribute):
+            base = self.eval_any(target.value)
+            if isinstance(base, Val) and base.kind == "class" and not isinstance(base, OldNamespace):
+                fields = self.state.objects[base.z]
+                if target.attr not in fields:
+                    raise UnsupportedConstruct(f"assignment to `{target.attr}`, which is not a field",
+                                               self.loc(target))
+                old = fields[target.attr]
+                if old.kind == "any":
+                    return  # an opaque field: nothing reads it in the z3 model
+                declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
+                new = V.coerce(v, declared)
+                act = self.active()
+                if old.kind == "undefined":
+                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, self.fresh(declared, target.attr))
+                else:
+                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, old)
+                return
+        if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+            seq = self.eval(target.value)
+            if seq.kind != "list" or seq.z is None:
+                raise UnsupportedConstruct("item assignment", self.loc(target))
+            i = V.to_int(self.eval(target.slice))
+            n = z3.Length(seq.z)
+            self.raise_if(z3.Or(i < -n, i >= n), "IndexError", target)
+            j = z3.If(i < 0, i + n, i)
+            unit = z3.Unit(V.coerce(v, seq.type.args[0]).z)
+            self.store(target.value, Val(seq.type, z3.Concat(z3.SubSeq(seq.z, 0, j), unit,
+                                                             z3.SubSeq(seq.z, j + 1, n - j - 1))))
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            raise UnsupportedConstruct("unpacking a non-tuple value", self.loc(target))
+        raise UnsupportedConstruct(f"assignment to {type(target).__name__}", self.loc(target))
+
+    # -- statements ------------------------------------------------------------------
+
+    def run_block(self, stmts, writes: set[str] | None) -> None:
+        for stmt in stmts:
+            if z3.is_false(z3.simplify(self.active())):
+                return
+            try:
+                self.run_stmt(stmt, writes)
+            except UnsupportedConstruct as err:
+                self.mark_unknown(err, stmt, writes)
+
+    def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
+        if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
+            return
+        if isinstance(node, ast.Expr):
+            if isinstance(node.value, ast.Constant):
+                return  # a docstring or a bare constant
+            self.eval_any(node.value)
+            return
+        if isinstance(node, ast.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Tuple):
+                tgt = node.targets[0]
+                if len(tgt.elts) != len(node.value.elts):
+                    raise UnsupportedConstruct("unpacking of different lengths", self.loc(node))
+                vals = [self.eval(e) for e in node.value.elts]
+                for t, v in zip(tgt.elts, vals):
+                    self.store(t, v)
+                return
+            v = self.eval(node.value)
+            self.note_alias(node.targets, node.value, v)
+            for t in node.targets:
+                self.store(t, v)
+            return
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                v = self.eval(node.value)
+                self.note_alias([node.target], node.value, v)
+                self.store(node.target, v)
+            return
+        if isinstance(node, ast.AugAssign):
+            op = ast.BinOp(left=_as_load(node.target), op=node.op, right=node.value)
+            ast.copy_location(op, node)
+            self.store(node.target, self.eval(op))
+            return
+        if isinstance(node, ast.If):
+            c = self.condition(node.test)
+            saved = self.guard
+            self.guard = z3.And(saved, c)
+            self.run_block(node.body, writes)
+            self.guard = z3.And(saved, z3.Not(c))
+            self.run_block(node.orelse, writes)
+            self.guard = saved
+            return
+        if isinstance(node, ast.Return):
+            v = self.eval(node.value) if node.value is not None else V.NONE_VAL
+            act = self.active()
+            self.frame.returns.append((act, v))
+            self.frame.returned = z3.Or(self.frame.returned, act)
+            return
+        if isinstance(node, ast.Raise):
+            self.raise_if(TRUE, _exception_name(node), node)
+            return
+        if isinstance(node, ast.Assert):
+            self.raise_if(z3.Not(self.condition(node.test)), "AssertionError", node)
+            return
+        if isinstance(node, (ast.For, ast.While)):
+            self.run_loop(node, writes)
+            return
+        if isinstance(node, (ast.Break, ast.Continue)) and self.loops:
+            loop = self.loops[-1]
+            act = self.active()
+            if isinstance(node, ast.Break):
+                loop.broke = z3.Or(loop.broke, act)
+            else:
+                loop.continued = z3.Or(loop.continued, act)
+            return
+        raise UnsupportedConstruct(f"statement {type(node).__name__}", self.loc(node))
+
+    def note_alias(self, targets, value_node: ast.expr, v: Val) -> None:
+        if v.kind != "list" or isinstance(value_node, FRESH_LIST_NODES):
+            return
+        for t in targets:
+            if isinstance(t, ast.Name):
+                self.frame.aliases.add(t.id)
+            else:
+                raise UnsupportedConstruct("a field made to share another list (aliasing)", self.loc(t))
+
+    def run_loop(self, node: ast.For | ast.While, writes: set[str] | None) -> None:
+        if node.orelse:
+            raise UnsupportedConstruct("loop with an else clause", self.loc(node))
+        items = self.loop_items(node) if isinstance(node, ast.For) else None
+        loop = Loop()
+        self.loops.append(loop)
+        saved_guard = self.guard
+        try:
+            for k in range(self.unroll + 1):
+                loop.continued = FALSE
+                if isinstance(node, ast.While):
+                    more = self.condition(node.test)
+                else:
+                    more, item = items(k)
+                if k == self.unroll:  # still running after `unroll` iterations: unknown
+                    break
+                self.guard = z3.And(saved_guard, more)
+                if isinstance(node, ast.For):
+                    self.store(node.target, item)
+                self.run_block(node.body, writes)
+                self.guard = saved_guard
+                loop.broke = z3.Or(loop.broke, z3.And(self.active(), z3.Not(more)))
+        finally:
+            self.guard = saved_guard
+            self.loops.pop()
+        remaining = z3.And(self.active_with(loop), more)
+        if not z3.is_false(z3.simplify(remaining)):
+            saved = self.guard
+            self.guard = z3.And(saved, more)
+            err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)",
+                                       self.loc(node))
+            self.loops.append(loop)
+            try:
+                self.mark_unknown(err, node, writes)
+            finally:
+                self.loops.pop()
+                self.guard = saved
+
+    def active_with(self, loop: Loop) -> z3.BoolRef:
+        self.loops.append(loop)
+        try:
+            return self.active()
+        finally:
+            self.loops.pop()
+
+    def loop_items(self, node: ast.For):
+        it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+                and not it.keywords and 1 <= len(it.args) <= 3:
+            args = [V.to_int(self.eval(a)) for a in it.args]
+            start, stop = (z3.IntVal(0), args[0]) if len(args) == 1 else (args[0], args[1])
+            step = 1
+            if len(it.args) == 3:
+                if not (isinstance(it.args[2], ast.Constant) and isinstance(it.args[2].value, int)
+                        and it.args[2].value != 0):
+                    raise UnsupportedConstruct("range() with a non-constant step", self.loc(it))
+                step = it.args[2].value
+
+            def at(k: int):
+                i = start + k * step
+                return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
+            return at
+        seq = self.eval(it)
+        if seq.kind in ("list", "str") and seq.z is not None:
+            n = z3.Length(seq.z)
+            elem = seq.type.args[0] if seq.kind == "list" else TypeRef("str")
+
+            def at_seq(k: int):
+                item = seq.z[k] if seq.kind == "list" else z3.SubString(seq.z, k, 1)
+                return z3.IntVal(k) < n, Val(elem, item)
+            return at_seq
+        raise UnsupportedConstruct("for-loop over something other than range(), a list or a str",
+                                   self.loc(it))
+
+    # -- calls -----------------------------------------------------------------------
+
+    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST) -> dict[str, Val]:
+        params = method.params
+        if len(args) > len(params):
+            raise UnsupportedConstruct(f"too many arguments to {method.name}()", self.loc(node))
+        bound: dict[str, Any] = {}
+        for p, a in zip(params, args):
+            bound[p.name] = a
+        for k, a in kwargs.items():
+            if k not in {p.name for p in params} or k in bound:
+                raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
+            bound[k] = a
+        for p in params:
+            if p.name not in bound:
+                if p.default is None:
+                    raise UnsupportedConstruct(f"missing argument {p.name} to {method.name}()", self.loc(node))
+                bound[p.name] = self.eval(p.default)
+            if p.type is not None and isinstance(bound[p.name], Val) and p.type.kind not in ("any", "class"):
+                bound[p.name] = V.coerce(bound[p.name], p.type)
+        return bound
+
+    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST) -> Val:
+        method = self.model.methods[name]
+        if self.state.depth >= MAX_INLINE_DEPTH:
+            raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
+        bound = self.bind(method, args, kwargs, node)
+        return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
+
+    def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
+        """Inline `method` on object `oid`; its return value (merged over its return paths)."""
+        outer_frame, outer_loops = self.frame, self.loops
+        frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
+        frame.old = dict(bound)
+        self.frame, self.loops = frame, []
+        self.state.depth += 1
+        try:
+            if enforce_pre and method.preconditions and {c.dialect for c in method.preconditions} & {"icontract", "deal"}:
+                # icontract and deal check preconditions at run time, on internal calls too
+                for c in method.preconditions:
+                    if c.dialect in ("icontract", "deal"):
+                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr)
+            self.run_block(method.body, None)
+        finally:
+            self.state.depth -= 1
+            self.frame, self.loops = outer_frame, outer_loops
+        return merge_returns(frame)
+
+    def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:
+        """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
+        from contractor.z3backend.semantics import blank_object
+
+        oid = self.state.new_object(blank_object(self.model))
+        init = self.model.methods.get("__init__")
+        if init is not None:
+            self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
+        return Val(TypeRef("class", name=self.model.name), oid)
+
+
+def merge_returns(frame: Frame) -> Val:
+    result = V.NONE_VAL
+    for cond, v in frame.returns:
+        result = V.ite(cond, v, result) if result is not v else v
+    return result
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    import copy
+
+    t = copy.deepcopy(target)
+    for n in ast.walk(t):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Load()
+    return t
+
+
+def _exception_name(node: ast.Raise) -> str:
+    exc = node.exc
+    if isinstance(exc, ast.Call):
+        exc = exc.func
+    if isinstance(exc, ast.Name):
+        return exc.id
+    if isinstance(exc, ast.Attribute):
+        return exc.attr
+    return "Exception"

@@ -1,0 +1,100 @@
+"""Printing z3 formulas over an object's field constants as Python expressions on `self`.
+
+Used for the readable state invariants in typestate.json, which the strengthened
+classes also evaluate at run time. Formulas it cannot print raise `NotPrintable`.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from contractor.model import TypeRef
+from contractor.z3backend.values import Val
+
+
+class NotPrintable(Exception):
+    pass
+
+
+class PyPrinter:
+    def __init__(self, fields: dict[str, Val]):
+        self.names: dict[str, tuple[str, TypeRef]] = {}
+        for name, v in fields.items():
+            if v.kind == "any":
+                continue
+            self.names[str(v.z)] = (f"self.{name}", v.type if v.kind != "optional" else v.type.args[0])
+            if v.kind == "optional":
+                self.names[str(v.is_none)] = (f"self.{name} is None", TypeRef("bool"))
+
+    def __call__(self, e: z3.ExprRef) -> str:
+        return self.p(e, 0)
+
+    def p(self, e: z3.ExprRef, prec: int) -> str:
+        text, own = self.render(e)
+        return f"({text})" if own < prec else text
+
+    def enum_member(self, other: z3.ExprRef, k: z3.ExprRef) -> str | None:
+        if z3.is_const(other) and str(other) in self.names and z3.is_int_value(k):
+            t = self.names[str(other)][1]
+            if t.kind == "enum" and 0 <= k.as_long() < len(t.members):
+                return f"{t.name}.{t.members[k.as_long()]}"
+        return None
+
+    def render(self, e: z3.ExprRef) -> tuple[str, int]:
+        # precedence: 1 or, 2 and, 3 not, 4 comparison, 5 +-, 6 */, 7 unary, 9 atom
+        if z3.is_true(e):
+            return "True", 9
+        if z3.is_false(e):
+            return "False", 9
+        if z3.is_int_value(e):
+            v = e.as_long()
+            return (str(v), 9) if v >= 0 else (str(v), 7)
+        if z3.is_string_value(e):
+            return repr(e.as_string()), 9
+        if z3.is_const(e) and str(e) in self.names:
+            text = self.names[str(e)][0]
+            return text, 4 if text.endswith("is None") else 9
+        k = e.decl().kind() if z3.is_app(e) else None
+        args = e.children()
+        if k == z3.Z3_OP_AND:
+            return " and ".join(self.p(a, 3) for a in args), 2
+        if k == z3.Z3_OP_OR:
+            return " or ".join(self.p(a, 2) for a in args), 1
+        if k == z3.Z3_OP_NOT:
+            return "not " + self.p(args[0], 3), 3
+        if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(args) == 2:
+            a, b = args
+            op = "==" if k == z3.Z3_OP_EQ else "!="
+            if a.sort() == z3.BoolSort():
+                if k == z3.Z3_OP_EQ:
+                    return f"{self.p(a, 5)} == {self.p(b, 5)}", 4
+            member = self.enum_member(a, b) or self.enum_member(b, a)
+            if member:
+                field = a if z3.is_const(a) and str(a) in self.names else b
+                return f"{self.p(field, 5)} {op} {member}", 4
+            return f"{self.p(a, 5)} {op} {self.p(b, 5)}", 4
+        cmp = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">"}
+        if k in cmp:
+            return f"{self.p(args[0], 5)} {cmp[k]} {self.p(args[1], 5)}", 4
+        if k == z3.Z3_OP_ADD:
+            return " + ".join(self.p(a, 5) for a in args), 5
+        if k == z3.Z3_OP_SUB:
+            return " - ".join([self.p(args[0], 5)] + [self.p(a, 6) for a in args[1:]]), 5
+        if k == z3.Z3_OP_MUL:
+            return " * ".join(self.p(a, 6) for a in args), 6
+        if k == z3.Z3_OP_UMINUS:
+            return "-" + self.p(args[0], 7), 7
+        if k == z3.Z3_OP_ITE:
+            return f"{self.p(args[1], 2)} if {self.p(args[0], 2)} else {self.p(args[2], 1)}", 0
+        if k == z3.Z3_OP_SEQ_LENGTH:
+            inner, _ = self.render(args[0])
+            return f"len({inner})", 9
+        if k == z3.Z3_OP_SEQ_CONTAINS:
+            return f"{self.p(args[1], 5)} in {self.p(args[0], 5)}", 4
+        if k == z3.Z3_OP_SEQ_PREFIX:
+            return f"{self.p(args[1], 9)}.startswith({self.p(args[0], 0)})", 9
+        if k == z3.Z3_OP_SEQ_SUFFIX:
+            return f"{self.p(args[1], 9)}.endswith({self.p(args[0], 0)})", 9
+        if k == z3.Z3_OP_SEQ_UNIT and z3.is_int_value(args[0]):
+            return f"[{args[0].as_long()}]", 9
+        raise NotPrintable(str(e))

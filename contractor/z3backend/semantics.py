@@ -1,0 +1,267 @@
+"""The z3 meaning of a class: its objects as field constants, its invariant, each action's
+enabledness, and each method's effect, built once per class from the class model.
+
+An object c is a tuple of field constants; `enabled[m]` is `exists p. pre_m(c, p)` (with
+quantifiers eliminated where z3 can); the effect of a method is the post-state's field
+terms plus the flags `raised` (an exception ends the call) and `unknown` (a path the
+translation could not follow).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import ClassModel, Condition, Method, TypeRef
+from contractor.typestate import Unknown
+from contractor.z3backend import values as V
+from contractor.z3backend.executor import Executor
+from contractor.z3backend.state import FALSE, TRUE, ExecState, Site
+from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import eliminate_quantifiers
+
+SELF = 0
+OLD = -1
+
+
+def blank_object(model: ClassModel) -> dict[str, Val]:
+    """A new object before __init__: fields with a class-level default have it, others are unset."""
+    defaults = class_defaults(model)
+    fields: dict[str, Val] = {}
+    for name, f in model.fields.items():
+        if not modelled(f.type):
+            fields[name] = Val(TypeRef("any"), None)
+        elif name in defaults:
+            fields[name] = V.coerce(defaults[name], f.type)
+        else:
+            fields[name] = Val(TypeRef("undefined", (f.type,)), None)
+    return fields
+
+
+def class_defaults(model: ClassModel) -> dict[str, Val]:
+    out: dict[str, Val] = {}
+    for stmt in model.node.body:
+        target = value = None
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            target, value = stmt.target.id, stmt.value
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target, value = stmt.targets[0].id, stmt.value
+        if target and isinstance(value, ast.Constant):
+            try:
+                out[target] = V.const(value.value)
+            except UnsupportedConstruct:
+                pass
+    return out
+
+
+def modelled(t: TypeRef) -> bool:
+    try:
+        if t.kind == "optional":
+            return t.args[0].kind in V.SCALARS
+        V.sort_of(t)
+        return True
+    except UnsupportedConstruct:
+        return False
+
+
+def module_constants(module: ast.Module) -> dict[str, Any]:
+    """Module-level NAME = <constant> assignments (read, never executed)."""
+    out: dict[str, Any] = {}
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            try:
+                out[stmt.targets[0].id] = ast.literal_eval(stmt.value)
+            except (ValueError, SyntaxError, TypeError):
+                pass
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            try:
+                out[stmt.target.id] = ast.literal_eval(stmt.value)
+            except (ValueError, SyntaxError, TypeError):
+                pass
+    return {k: v for k, v in out.items() if isinstance(v, (bool, int, float, str))}
+
+
+@dataclass
+class Outcome:
+    """What running a method from given fields and arguments does."""
+
+    after: dict[str, Val]
+    result: Val
+    raised: z3.BoolRef
+    unknown: z3.BoolRef
+    raises: list[Site]
+    unknowns: list[Site]
+    args: dict[str, Val]
+    post_ok: z3.BoolRef = TRUE  # the method's postconditions hold (given normal termination)
+    post_exact: bool = True
+
+
+@dataclass
+class ClassSemantics:
+    model: ClassModel
+    unroll: int = 8
+    qe_timeout_ms: int = 2000
+    fields: dict[str, Val] = field(init=False)
+    constants: dict[str, Any] = field(init=False)
+    wf: z3.BoolRef = field(init=False)
+    invariant: z3.BoolRef = field(init=False)
+    enabled: dict[str, z3.BoolRef] = field(init=False)
+    inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
+    unknowns: list[Unknown] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.constants = module_constants(self.model.module)
+        self.inexact = {}
+        self.unknowns = []
+        self.fields = {}
+        for name, f in self.model.fields.items():
+            self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
+        self.wf = z3.And(*[V.well_formed(v) for v in self.fields.values() if v.kind != "any"])
+        self.invariant = z3.And(self.wf, self.conditions(self.model.invariants, self.fields, {}, "invariant"))
+        self.enabled = {m: self.enabledness(self.model.methods[m]) for m in self.model.actions}
+
+    # -- building blocks ---------------------------------------------------------------
+
+    def flat(self, fields: dict[str, Val]) -> list[z3.ExprRef]:
+        out = []
+        for v in fields.values():
+            if v.kind == "any":
+                continue
+            out.append(v.z)
+            if v.kind == "optional":
+                out.append(v.is_none)
+        return out
+
+    def substitution(self, after: dict[str, Val]) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+        """Pairs mapping this object's field constants to the post-state terms."""
+        pairs = []
+        for name, v in self.fields.items():
+            if v.kind == "any":
+                continue
+            a = after[name]
+            if a.kind == "undefined":
+                raise UnsupportedConstruct(f"field `{name}` not set by the constructor")
+            a = V.coerce(a, v.type)
+            pairs.append((v.z, a.z))
+            if v.kind == "optional":
+                pairs.append((v.is_none, a.is_none))
+        return [(x, y) for x, y in pairs if not x.eq(y)]
+
+    def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
+        pairs = self.substitution(after)
+        return z3.substitute(formula, *pairs) if pairs else formula
+
+    def executor(self, state: ExecState, prefix: str) -> Executor:
+        return Executor(self.model, self.constants, self.unroll, state, prefix)
+
+    def conditions(self, conds: tuple[Condition, ...], fields: dict[str, Val], params: dict[str, Val],
+                   label: str, extra: dict[str, Val] | None = None, old: dict[str, Val] | None = None,
+                   old_params: dict[str, Val] | None = None) -> z3.BoolRef:
+        """The conjunction of the conditions (a condition that raises counts as false).
+
+        A condition the translation cannot follow becomes an uninterpreted predicate of the
+        object's fields and the parameters: consistent, but unconstrained, so every answer
+        that depends on it is a may-answer.
+        """
+        parts = []
+        for i, cond in enumerate(conds):
+            objects = {SELF: dict(fields)}
+            if old is not None:
+                objects[OLD] = dict(old)
+            state = ExecState(objects)
+            ex = self.executor(state, f"{label}{i}")
+            ex.frame.locals = {"self": Val(TypeRef("class", name=self.model.name), SELF), **params, **(extra or {})}
+            ex.frame.old = dict(old_params or params)
+            ex.old_oid = OLD if old is not None else None
+            try:
+                value = ex.condition(cond.expr)
+                if not z3.is_false(state.unknown):
+                    raise UnsupportedConstruct("a condition calling an untranslatable method")
+                parts.append(z3.And(value, z3.Not(state.raised)))
+            except UnsupportedConstruct as err:
+                self.inexact[f"{label}: {cond.text}"] = err.construct
+                self.unknowns.append(Unknown(label.split(":")[0], cond.location.line, err.construct,
+                                             f"in the condition `{cond.text}`"))
+                args = self.flat(fields) + self.flat(params) + self.flat(extra or {})
+                sorts = [a.sort() for a in args]
+                fn = z3.Function(f"unknown!{label}!{i}", *sorts, z3.BoolSort())
+                parts.append(fn(*args) if args else z3.Bool(f"unknown!{label}!{i}"))
+        return z3.And(*parts) if parts else TRUE
+
+    def params(self, method: Method, prefix: str) -> dict[str, Val]:
+        out = {}
+        for p in method.params:
+            if p.type is None or not modelled(p.type):
+                raise UnsupportedConstruct(f"parameter `{p.name}` without a bool/int/float/str/Enum/Optional/list type")
+            out[p.name] = V.fresh(p.type, f"{prefix}{p.name}")
+        return out
+
+    def enabledness(self, method: Method) -> z3.BoolRef:
+        """exists p. pre(c, p), over this object's field constants."""
+        try:
+            params = self.params(method, f"{method.name}.")
+        except UnsupportedConstruct as err:
+            self.inexact[f"{method.name}: parameters"] = err.construct
+            self.unknowns.append(Unknown(method.name, method.location.line, err.construct))
+            args = self.flat(self.fields)
+            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
+            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+        pre = self.conditions(method.preconditions, self.fields, params, f"{method.name}:pre")
+        if not params:
+            return z3.simplify(pre)
+        wf = z3.And(*[V.well_formed(v) for v in params.values()])
+        bound = self.flat(params)
+        formula = z3.Exists(bound, z3.And(wf, pre))
+        return eliminate_quantifiers(formula, self.qe_timeout_ms)
+
+    # -- running methods -------------------------------------------------------------
+
+    def run(self, method: Method, fields: dict[str, Val], prefix: str) -> Outcome:
+        """Run `method` on an object with the given fields, with fresh arguments."""
+        args = self.params(method, prefix)
+        objects = {SELF: dict(fields), OLD: dict(fields)}
+        state = ExecState(objects)
+        ex = self.executor(state, prefix)
+        result = ex.invoke(method, SELF, dict(args), enforce_pre=False)
+        return self.outcome(method, state, result, args, fields)
+
+    def construct(self, ctor: Method, prefix: str) -> Outcome:
+        """Run a constructor (`__init__` on a blank object, or a factory classmethod)."""
+        args = self.params(ctor, prefix)
+        blank = blank_object(self.model)
+        state = ExecState({SELF: blank})
+        ex = self.executor(state, prefix)
+        if ctor.name == "__init__":
+            ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
+            oid = SELF
+        else:
+            result = ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
+            if result.kind != "class":
+                raise UnsupportedConstruct(f"factory {ctor.name} returning something other than cls(...)")
+            oid = result.z
+        after = state.objects[oid]
+        for name, v in list(after.items()):
+            if v.kind == "undefined":
+                err = UnsupportedConstruct(f"field `{name}` not set by {ctor.name} on some path")
+                state.unknowns.append(Site(TRUE, err.construct, ctor.location.line, ctor.name))
+                state.unknown = TRUE
+                after[name] = ex.fresh(v.type.args[0], name)
+        state.objects[SELF] = after
+        return self.outcome(ctor, state, V.NONE_VAL, args, None)
+
+    def outcome(self, method: Method, state: ExecState, result: Val, args: dict[str, Val],
+                before: dict[str, Val] | None) -> Outcome:
+        after = state.objects[SELF]
+        out = Outcome(after, result, z3.simplify(state.raised), z3.simplify(state.unknown),
+                      state.raises, state.unknowns, args)
+        if method.postconditions:
+            before_inexact = set(self.inexact)
+            out.post_ok = self.conditions(
+                method.postconditions, after, args, f"{method.name}:post",
+                extra={"__return__": result}, old=before, old_params=args)
+            out.post_exact = set(self.inexact) == before_inexact
+        return out

@@ -1,0 +1,63 @@
+"""The symbolic execution state: objects' fields, local frames, and the path flags.
+
+Execution is path-merging: there is one state, and every update made under a path
+condition `g` is written as `x := If(g, new, old)`. Exceptions, returns, breaks and
+untranslatable constructs set flags instead of forking, so a method's whole behaviour
+is one formula per field, whatever its number of paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from contractor.z3backend.values import Val
+
+TRUE = z3.BoolVal(True)
+FALSE = z3.BoolVal(False)
+
+
+@dataclass
+class Site:
+    """A place where some paths end abnormally: an exception or an untranslatable construct."""
+
+    cond: z3.BoolRef
+    what: str  # exception name, or the construct
+    line: int
+    method: str
+    detail: str = ""
+
+
+@dataclass
+class Frame:
+    method: str
+    locals: dict[str, Val] = field(default_factory=dict)
+    defined: dict[str, z3.BoolRef] = field(default_factory=dict)
+    returns: list[tuple[z3.BoolRef, Val]] = field(default_factory=list)
+    returned: z3.BoolRef = FALSE
+    old: dict[str, Val] = field(default_factory=dict)  # parameters at entry, for __old__
+    aliases: set[str] = field(default_factory=set)  # locals that may share a list with a field
+
+
+@dataclass
+class Loop:
+    broke: z3.BoolRef = FALSE
+    continued: z3.BoolRef = FALSE
+
+
+@dataclass
+class ExecState:
+    objects: dict[int, dict[str, Val]]
+    raised: z3.BoolRef = FALSE
+    unknown: z3.BoolRef = FALSE
+    raises: list[Site] = field(default_factory=list)
+    unknowns: list[Site] = field(default_factory=list)
+    next_object: int = 1
+    depth: int = 0
+
+    def new_object(self, fields: dict[str, Val]) -> int:
+        oid = self.next_object
+        self.next_object += 1
+        self.objects[oid] = fields
+        return oid

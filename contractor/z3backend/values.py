@@ -1,0 +1,314 @@
+"""Python values as z3 terms, with Python's semantics for the operations the backend supports.
+
+A `Val` pairs a contractor TypeRef with its z3 term(s). Ints are unbounded z3 Ints,
+floats are IEEE doubles (round to nearest even, as CPython), strings are z3 Strings,
+Enum members are Ints indexing the member list, lists of scalars are z3 sequences, and
+an Optional carries an `is None` flag beside its value. Operations that Python would
+raise on (division by zero, a None operand) report their failure condition to the
+caller instead of raising, so the executor can turn it into an exception path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.z3backend.z3util import FLOAT as FLOAT_SORT
+from contractor.z3backend.z3util import RNE
+
+SCALARS = ("bool", "int", "float", "str", "enum")
+
+
+@dataclass(frozen=True)
+class Val:
+    type: TypeRef
+    z: Any  # z3 term; None for the None constant; an object id (int) for "class"
+    is_none: Any = None  # z3 BoolRef, for Optional values only
+
+    @property
+    def kind(self) -> str:
+        return self.type.kind
+
+
+NONE_VAL = Val(NONE, None)
+
+
+def sort_of(t: TypeRef) -> z3.SortRef:
+    if t.kind == "bool":
+        return z3.BoolSort()
+    if t.kind in ("int", "enum"):
+        return z3.IntSort()
+    if t.kind == "float":
+        return FLOAT_SORT
+    if t.kind == "str":
+        return z3.StringSort()
+    if t.kind == "list" and t.args and t.args[0].kind in SCALARS:
+        return z3.SeqSort(sort_of(t.args[0]))
+    raise UnsupportedConstruct(f"values of type {t}")
+
+
+def fresh(t: TypeRef, name: str) -> Val:
+    """An unconstrained value of type t, made of constants named after `name`."""
+    if t.kind == "optional":
+        inner = t.args[0]
+        if inner.kind == "optional" or inner.kind == "none":
+            return fresh(inner, name)
+        v = fresh(inner, name)
+        return Val(t, v.z, z3.Bool(f"{name}.is_none"))
+    if t.kind == "none":
+        return NONE_VAL
+    return Val(t, z3.Const(name, sort_of(t)))
+
+
+def well_formed(v: Val) -> z3.BoolRef:
+    """Constraints every value of its type meets (an Enum index is in range)."""
+    if v.kind == "enum":
+        return z3.And(v.z >= 0, v.z < len(v.type.members))
+    if v.kind == "optional" and v.type.args[0].kind == "enum":
+        return z3.Or(v.is_none, z3.And(v.z >= 0, v.z < len(v.type.args[0].members)))
+    return z3.BoolVal(True)
+
+
+def const(value: Any) -> Val:
+    if value is None:
+        return NONE_VAL
+    if isinstance(value, bool):
+        return Val(BOOL, z3.BoolVal(value))
+    if isinstance(value, int):
+        return Val(INT, z3.IntVal(value))
+    if isinstance(value, float):
+        return Val(FLOAT, z3.FPVal(value, FLOAT_SORT))
+    if isinstance(value, str):
+        return Val(STR, z3.StringVal(value))
+    raise UnsupportedConstruct(f"constant {value!r}")
+
+
+# -- conversions ---------------------------------------------------------------------
+
+def to_int(v: Val) -> z3.ArithRef:
+    if v.kind == "int":
+        return v.z
+    if v.kind == "bool":
+        return z3.If(v.z, z3.IntVal(1), z3.IntVal(0))
+    raise UnsupportedConstruct(f"{v.type} used as an int")
+
+
+def to_float(v: Val) -> z3.FPRef:
+    if v.kind == "float":
+        return v.z
+    return z3.fpToFP(RNE, z3.ToReal(to_int(v)), FLOAT_SORT)
+
+
+def truthy(v: Val) -> z3.BoolRef:
+    """Python's bool(v)."""
+    k = v.kind
+    if k == "bool":
+        return v.z
+    if k == "int":
+        return v.z != 0
+    if k == "float":
+        return z3.Not(z3.fpIsZero(v.z))
+    if k in ("str", "list"):
+        return z3.Length(v.z) > 0
+    if k == "none":
+        return z3.BoolVal(False)
+    if k in ("enum", "class"):
+        return z3.BoolVal(True)
+    if k == "optional":
+        return z3.And(z3.Not(v.is_none), truthy(Val(v.type.args[0], v.z)))
+    raise UnsupportedConstruct(f"truth value of {v.type}")
+
+
+def unwrap(v: Val) -> tuple[Val, z3.BoolRef]:
+    """The value inside an Optional, and the condition under which it is None (a TypeError)."""
+    if v.kind == "optional":
+        return Val(v.type.args[0], v.z), v.is_none
+    if v.kind == "none":
+        raise UnsupportedConstruct("an operation on None")
+    return v, z3.BoolVal(False)
+
+
+def coerce(v: Val, t: TypeRef) -> Val:
+    """v stored into a place declared with type t (bool->int->float widen; None into Optional)."""
+    if v.type == t:
+        return v
+    if t.kind == "optional":
+        inner = t.args[0]
+        if v.kind == "none":
+            return Val(t, fresh(inner, "_unused_").z if inner.kind != "none" else None, z3.BoolVal(True))
+        if v.kind == "optional":
+            c = coerce(Val(v.type.args[0], v.z), inner)
+            return Val(t, c.z, v.is_none)
+        return Val(t, coerce(v, inner).z, z3.BoolVal(False))
+    if t.kind == "int" and v.kind == "bool":
+        return Val(INT, to_int(v))
+    if t.kind == "float" and v.kind in ("bool", "int"):
+        return Val(FLOAT, to_float(v))
+    if t.kind == "enum" and v.kind == "enum" and v.type.name == t.name:
+        return v
+    if t.kind == "list" and v.kind == "list" and v.type.args == () :
+        return Val(t, z3.Empty(sort_of(t)))
+    if t.kind == "any":
+        return v
+    raise UnsupportedConstruct(f"a {v.type} value where {t} is expected")
+
+
+def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
+    """The type both branches' values are stored as, for an if-then-else."""
+    if a == b:
+        return a
+    if a.kind == "none":
+        return b if b.kind == "optional" else TypeRef("optional", (b,))
+    if b.kind == "none":
+        return join_type(b, a)
+    if a.kind == "optional" or b.kind == "optional":
+        ia = a.args[0] if a.kind == "optional" else a
+        ib = b.args[0] if b.kind == "optional" else b
+        return TypeRef("optional", (join_type(ia, ib),))
+    kinds = {a.kind, b.kind}
+    if kinds <= {"bool", "int"}:
+        return INT
+    if kinds <= {"bool", "int", "float"}:
+        return FLOAT
+    if a.kind == "list" and b.kind == "list":
+        return a if a.args else b
+    raise UnsupportedConstruct(f"a value that is {a} on one path and {b} on another")
+
+
+def ite(cond: z3.BoolRef, a: Val, b: Val) -> Val:
+    """`a if cond else b`."""
+    if a is b:
+        return a
+    if a.kind == "class" or b.kind == "class":
+        if a.z == b.z:
+            return a
+        raise UnsupportedConstruct("a reference to different objects on different paths")
+    t = join_type(a.type, b.type)
+    if t.kind == "none":
+        return NONE_VAL
+    a, b = coerce(a, t), coerce(b, t)
+    if t.kind == "optional":
+        return Val(t, z3.If(cond, a.z, b.z), z3.If(cond, a.is_none, b.is_none))
+    return Val(t, z3.If(cond, a.z, b.z))
+
+
+# -- operators -----------------------------------------------------------------------
+
+def numeric_pair(a: Val, b: Val) -> tuple[str, Any, Any]:
+    """Both operands as ints, or both as floats, as Python's arithmetic would promote them."""
+    kinds = {a.kind, b.kind}
+    if kinds <= {"bool", "int"}:
+        return "int", to_int(a), to_int(b)
+    if kinds <= {"bool", "int", "float"}:
+        return "float", to_float(a), to_float(b)
+    raise UnsupportedConstruct(f"arithmetic on {a.type} and {b.type}")
+
+
+def floordiv_int(x: z3.ArithRef, y: z3.ArithRef) -> z3.ArithRef:
+    # z3's div rounds so that the remainder is non-negative; Python's // floors.
+    return z3.If(y > 0, x / y, (-x) / (-y))
+
+
+def binop(op: str, a: Val, b: Val) -> tuple[Val, z3.BoolRef]:
+    """a <op> b, and the condition under which Python raises instead (e.g. ZeroDivisionError)."""
+    no = z3.BoolVal(False)
+    if op == "+" and a.kind == b.kind == "str":
+        return Val(STR, z3.Concat(a.z, b.z)), no
+    if op == "+" and a.kind == b.kind == "list":
+        t = a.type if a.type.args else b.type
+        return Val(t, z3.Concat(coerce(a, t).z, coerce(b, t).z)), no
+    kind, x, y = numeric_pair(a, b)
+    if kind == "int":
+        if op == "+":
+            return Val(INT, x + y), no
+        if op == "-":
+            return Val(INT, x - y), no
+        if op == "*":
+            return Val(INT, x * y), no
+        if op == "//":
+            return Val(INT, floordiv_int(x, y)), y == 0
+        if op == "%":
+            return Val(INT, x - y * floordiv_int(x, y)), y == 0
+        if op == "/":
+            q = z3.fpRealToFP(RNE, z3.ToReal(x) / z3.ToReal(y), FLOAT_SORT)
+            return Val(FLOAT, q), y == 0
+        raise UnsupportedConstruct(f"operator {op} on ints")
+    if op == "+":
+        return Val(FLOAT, z3.fpAdd(RNE, x, y)), no
+    if op == "-":
+        return Val(FLOAT, z3.fpSub(RNE, x, y)), no
+    if op == "*":
+        return Val(FLOAT, z3.fpMul(RNE, x, y)), no
+    if op == "/":
+        return Val(FLOAT, z3.fpDiv(RNE, x, y)), z3.fpIsZero(y)
+    raise UnsupportedConstruct(f"operator {op} on floats")
+
+
+def negate(v: Val) -> Val:
+    if v.kind == "float":
+        return Val(FLOAT, z3.fpNeg(v.z))
+    return Val(INT, -to_int(v))
+
+
+def absolute(v: Val) -> Val:
+    if v.kind == "float":
+        return Val(FLOAT, z3.fpAbs(v.z))
+    x = to_int(v)
+    return Val(INT, z3.If(x < 0, -x, x))
+
+
+def equal(a: Val, b: Val) -> z3.BoolRef:
+    """a == b (and `is` for None, bools and Enum members)."""
+    if a.kind == "none" or b.kind == "none":
+        other = b if a.kind == "none" else a
+        if other.kind == "none":
+            return z3.BoolVal(True)
+        return other.is_none if other.kind == "optional" else z3.BoolVal(False)
+    if a.kind == "optional" or b.kind == "optional":
+        ua, na = (Val(a.type.args[0], a.z), a.is_none) if a.kind == "optional" else (a, z3.BoolVal(False))
+        ub, nb = (Val(b.type.args[0], b.z), b.is_none) if b.kind == "optional" else (b, z3.BoolVal(False))
+        return z3.If(z3.Or(na, nb), z3.And(na, nb), equal(ua, ub))
+    if a.kind == b.kind and a.kind in ("str", "bool", "list"):
+        return a.z == b.z
+    if a.kind == "enum" or b.kind == "enum":
+        if a.kind == b.kind and a.type.name == b.type.name:
+            return a.z == b.z
+        return z3.BoolVal(False)
+    if {a.kind, b.kind} <= {"bool", "int", "float"}:
+        kind, x, y = numeric_pair(a, b)
+        return x == y if kind == "int" else z3.fpEQ(x, y)
+    if a.kind != b.kind:
+        return z3.BoolVal(False)
+    raise UnsupportedConstruct(f"comparison of {a.type} values")
+
+
+def order(op: str, a: Val, b: Val) -> z3.BoolRef:
+    """a < b, a <= b, a > b, a >= b."""
+    if a.kind == b.kind == "str":
+        lt = {"<": lambda x, y: z3.StrLT(x, y), "<=": lambda x, y: z3.StrLE(x, y),
+              ">": lambda x, y: z3.StrLT(y, x), ">=": lambda x, y: z3.StrLE(y, x)}
+        return lt[op](a.z, b.z)
+    kind, x, y = numeric_pair(a, b)
+    if kind == "int":
+        table: dict[str, Callable] = {"<": lambda: x < y, "<=": lambda: x <= y,
+                                      ">": lambda: x > y, ">=": lambda: x >= y}
+    else:
+        table = {"<": lambda: z3.fpLT(x, y), "<=": lambda: z3.fpLEQ(x, y),
+                 ">": lambda: z3.fpGT(x, y), ">=": lambda: z3.fpGEQ(x, y)}
+    return table[op]()
+
+
+def contains(item: Val, container: Val) -> z3.BoolRef:
+    """item in container (str in str, scalar in list)."""
+    if container.kind == "str" and item.kind == "str":
+        return z3.Contains(container.z, item.z)
+    if container.kind == "list":
+        elem = container.type.args[0] if container.type.args else item.type
+        if elem.kind == "float" or item.kind == "float":
+            raise UnsupportedConstruct("`in` on a list of floats")  # == is not IEEE in Seq
+        return z3.Contains(container.z, z3.Unit(coerce(item, elem).z))
+    raise UnsupportedConstruct(f"`in` on {container.type}")

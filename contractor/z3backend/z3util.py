@@ -1,0 +1,85 @@
+"""Every direct use of z3's solver objects: reproducible solvers, quantifier elimination, model values.
+
+Keeping these in one place makes runs reproducible (fixed seeds) and the rest of the
+backend free of z3 configuration details.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import z3
+
+FLOAT = z3.Float64()
+RNE = z3.RNE()
+
+
+def make_solver(timeout_ms: int) -> z3.Solver:
+    """A solver with fixed seeds, so the same input gives the same models and answers."""
+    s = z3.Solver()
+    s.set("random_seed", 0)
+    s.set("timeout", max(1, int(timeout_ms)))
+    return s
+
+
+def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
+    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else unchanged."""
+    if not z3.is_quantifier(formula) and not _has_quantifier(formula):
+        return formula
+    try:
+        tactic = z3.TryFor(z3.Then(z3.Tactic("qe"), z3.Tactic("simplify")), max(1, timeout_ms))
+        goals = tactic(formula)
+    except z3.Z3Exception:
+        return formula
+    parts = [f for g in goals for f in g]
+    result = z3.And(*parts) if len(goals) == 1 else z3.Or(*[z3.And(*g) for g in goals])
+    return formula if _has_quantifier(result) else result
+
+
+def _has_quantifier(e: z3.ExprRef) -> bool:
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_quantifier(x):
+            return True
+        todo.extend(x.children())
+    return False
+
+
+def py_value(v: z3.ExprRef) -> Any:
+    """A model value as a plain Python (JSON-friendly) value."""
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    if z3.is_int_value(v):
+        return v.as_long()
+    if isinstance(v, z3.FPNumRef):
+        return fp_to_float(v)
+    if z3.is_string_value(v):
+        return v.as_string()
+    if isinstance(v, z3.RatNumRef):
+        return float(v.as_fraction())
+    raise ValueError(f"no Python value for {v}")
+
+
+def fp_to_float(v: z3.FPNumRef) -> float:
+    if v.isNaN():
+        return math.nan
+    if v.isInf():
+        return -math.inf if v.isNegative() else math.inf
+    if v.isZero():
+        return -0.0 if v.isNegative() else 0.0
+    exact = z3.simplify(z3.fpToReal(v))
+    return float(exact.as_fraction())  # exact: the value is a double
+
+
+def seq_elements(model: z3.ModelRef, seq: z3.SeqRef, limit: int = 64) -> list[z3.ExprRef]:
+    """The elements of a sequence in a model (up to `limit`)."""
+    n = model.eval(z3.Length(seq), model_completion=True).as_long()
+    return [model.eval(seq[i], model_completion=True) for i in range(min(n, limit))]
