@@ -1,0 +1,365 @@
+"""Contract reading: each dialect, each normalisation rule, field typing, method kinds and
+errors, as snippets (`read(source)` writes the snippet to a file and reads its last class)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from contractor.contracts import read_class
+from contractor.errors import InputError
+from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.target import resolve
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+@pytest.fixture
+def read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+
+    def read(source: str, cls: str | None = None, **options):
+        source = textwrap.dedent(source)
+        (tmp_path / "snippet.py").write_text(source)
+        name = cls or [n.name for n in ast.parse(source).body if isinstance(n, ast.ClassDef)][-1]
+        return read_class(resolve(f"snippet.py:{name}", tmp_path), **options)
+
+    return read
+
+
+@pytest.fixture
+def error(read):
+    def error(source: str, **options) -> InputError:
+        with pytest.raises(InputError) as info:
+            read(source, **options)
+        return info.value
+
+    return error
+
+
+def pre(model, method):
+    return [ast.unparse(c.expr) for c in model.method(method).preconditions]
+
+
+def post(model, method):
+    return [ast.unparse(c.expr) for c in model.method(method).postconditions]
+
+
+def inv(model):
+    return [ast.unparse(c.expr) for c in model.invariants]
+
+
+# ---- PEP 316 -------------------------------------------------------------------------
+
+PEP316 = '''
+class Door:
+    """A door.
+
+    inv: not self.danger or not self.closed
+    inv:
+        self.closed or not self.closed  # always
+    """
+
+    def __init__(self) -> None:
+        self.closed = True
+        self.danger = False
+
+    def open(self, force: bool) -> int:
+        """Open it.
+
+        pre: self.closed
+        pre:: implies(force, not self.danger)
+        post[self]: __return__ == 1
+        post:
+            self.closed == __old__.self.closed and __old__.force == force
+            # a comment line
+        raises: ValueError, KeyError
+        :raises OSError: never
+        """
+        self.closed = False
+        return 1
+'''
+
+
+def test_pep316_clauses(read):
+    m = read(PEP316)
+    assert m.dialects == ("pep316",)
+    assert inv(m) == ["not self.danger or not self.closed", "self.closed or not self.closed"]
+    assert pre(m, "open") == ["self.closed", "not self.danger if force else True"]
+    assert post(m, "open") == ["__return__ == 1",
+                               "self.closed == __old__.self.closed and __old__.force == force"]
+    assert m.method("open").raises == ("ValueError", "KeyError", "OSError")
+
+
+def test_pep316_locations_and_text(read):
+    m = read(PEP316)
+    first = m.invariants[0]
+    assert (first.location.path, first.location.line, first.location.col) == ("snippet.py", 5, 9)
+    assert first.text == "not self.danger or not self.closed"
+    assert (first.expr.lineno, first.expr.col_offset) == (5, 9)
+    section = m.method("open").postconditions[1]
+    assert section.location.line == 21 and section.location.col == 12
+    assert all(getattr(n, "lineno", 21) == 21 for n in ast.walk(section.expr))
+    assert [c.kind for c in m.method("open").postconditions] == ["post", "post"]
+    assert m.invariants[0].kind == "inv" and m.invariants[0].dialect == "pep316"
+
+
+def test_pep316_one_line_docstring(read):
+    m = read('''
+    class C:
+        def __init__(self) -> None:
+            self.x = 0
+        def go(self) -> None:
+            """pre: self.x > 0"""
+            self.x -= 1
+    ''')
+    assert pre(m, "go") == ["self.x > 0"]
+
+
+def test_pep316_syntax_error(error):
+    e = error('''
+    class C:
+        def go(self) -> None:
+            """
+            pre: self.x >
+            """
+    ''')
+    assert e.location.path == "snippet.py" and e.location.line == 5
+    assert e.construct == "self.x >"
+    assert "does not parse" in str(e)
+
+
+def test_pep316_brackets_on_pre(error):
+    e = error('''
+    class C:
+        def go(self) -> None:
+            """
+            pre[self]: True
+            """
+    ''')
+    assert e.location.line == 5 and "brackets" in str(e)
+
+
+# ---- icontract -----------------------------------------------------------------------
+
+def test_icontract_forms_and_normalisation(read):
+    m = read('''
+    import icontract
+    import icontract as ic
+    from icontract import require as r, ensure, snapshot
+
+    @icontract.invariant(lambda self: self.n >= 0, "never negative")
+    class C:
+        def __init__(self) -> None:
+            self.n = 0
+            self.items: list[int] = []
+
+        @r(lambda self, k: k > 0)
+        @ic.require(lambda k, self: k < 10, description="small")
+        @snapshot(lambda self: self.items[:], name="items")
+        @snapshot(lambda k: k)
+        @ensure(lambda self, k, result, OLD: result == len(OLD.items) + OLD.k)
+        def add(self, k: int) -> int:
+            self.items.append(k)
+            return len(self.items)
+    ''')
+    assert m.dialects == ("icontract",)
+    assert inv(m) == ["self.n >= 0"] and m.invariants[0].description == "never negative"
+    assert pre(m, "add") == ["k > 0", "k < 10"]
+    assert [c.description for c in m.method("add").preconditions] == [None, "small"]
+    assert post(m, "add") == ["__return__ == len(__old__.self.items[:]) + __old__.k"]
+    assert m.method("add").postconditions[0].text == "result == len(OLD.items) + OLD.k"
+    assert m.method("add").decorators == ("r", "ic.require", "snapshot", "snapshot", "ensure")
+
+
+def test_icontract_keeps_lines_and_copies(read):
+    m = read('''
+    import icontract
+
+    class C:
+        @icontract.require(
+            lambda self: self.ok)
+        def go(self) -> None:
+            pass
+    ''')
+    cond = m.method("go").preconditions[0]
+    assert cond.location.line == 6 and cond.expr.lineno == 6
+    lam = m.method("go").node.decorator_list[0].args[0]
+    assert cond.expr is not lam.body
+
+
+def test_icontract_disabled_contract_is_skipped(read):
+    m = read('''
+    import icontract
+
+    class C:
+        @icontract.require(lambda self: False, enabled=False)
+        def go(self) -> None:
+            pass
+    ''')
+    assert pre(m, "go") == [] and m.dialects == ("icontract",)
+
+
+def test_icontract_non_lambda(error):
+    e = error('''
+    import icontract
+
+    def positive(self):
+        return True
+
+    class C:
+        @icontract.require(positive)
+        def go(self) -> None:
+            pass
+    ''')
+    assert e.location.line == 8 and "needs a lambda" in str(e) and "`positive`" in str(e)
+
+
+def test_icontract_unknown_argument(error):
+    e = error('''
+    import icontract
+
+    class C:
+        @icontract.require(lambda self, amount: amount > 0)
+        def go(self, x: int) -> None:
+            pass
+    ''')
+    assert e.location.line == 5 and "'amount'" in str(e)
+
+
+def test_icontract_old_without_snapshot(error):
+    e = error('''
+    import icontract
+
+    class C:
+        @icontract.ensure(lambda self, OLD: self.n > OLD.n)
+        def go(self) -> None:
+            pass
+    ''')
+    assert e.location.line == 5 and "OLD.n has no @snapshot" in str(e)
+
+
+# ---- deal ----------------------------------------------------------------------------
+
+def test_deal_positional_binding_and_forms(read):
+    m = read('''
+    import deal
+
+    @deal.inv(lambda obj: obj.balance >= 0, message="not negative")
+    class Account:
+        def __init__(self) -> None:
+            self.balance = 0
+
+        @deal.pre(lambda acc, a: a > 0 and all(a > 0 for a in [acc.balance]))
+        @deal.pre(lambda _: _.amount < 100 and _.self.balance < 1000)
+        @deal.post(lambda r: r >= 0)
+        @deal.ensure(lambda s, a, result: result == s.balance + a)
+        @deal.raises(ValueError, KeyError)
+        @deal.safe
+        def deposit(self, amount: int) -> int:
+            self.balance += amount
+            return self.balance
+    ''')
+    assert m.dialects == ("deal",)
+    assert inv(m) == ["self.balance >= 0"] and m.invariants[0].description == "not negative"
+    assert pre(m, "deposit") == ["amount > 0 and all((a > 0 for a in [self.balance]))",
+                                 "amount < 100 and self.balance < 1000"]
+    assert post(m, "deposit") == ["__return__ >= 0", "__return__ == self.balance + amount"]
+    assert m.method("deposit").raises == ("ValueError", "KeyError")
+    assert "deal.safe" in m.method("deposit").decorators
+    assert m.method("deposit").preconditions[0].text == "a > 0 and all(a > 0 for a in [acc.balance])"
+
+
+def test_deal_short_form_invariant(read):
+    m = read('''
+    import deal
+
+    @deal.inv(lambda _: _.n >= 0)
+    class C:
+        def __init__(self) -> None:
+            self.n = 0
+    ''')
+    assert inv(m) == ["self.n >= 0"]
+
+
+def test_deal_other_decorators_mark_the_dialect(read):
+    m = read('''
+    from deal import pure
+
+    class C:
+        @pure
+        def get(self) -> int:
+            return 1
+    ''')
+    assert m.dialects == ("deal",) and m.method("get").decorators == ("pure",)
+
+
+def test_deal_too_many_arguments(error):
+    e = error('''
+    import deal
+
+    class C:
+        @deal.pre(lambda self, a, b: a > b)
+        def go(self, a: int) -> None:
+            pass
+    ''')
+    assert e.location.line == 5 and "takes 3 arguments" in str(e)
+
+
+def test_deal_short_form_unknown_argument(error):
+    e = error('''
+    import deal
+
+    class C:
+        @deal.pre(lambda _: _.amount > 0)
+        def go(self, a: int) -> None:
+            pass
+    ''')
+    assert e.location.line == 5 and "_.amount" in str(e)
+
+
+# ---- asserts -------------------------------------------------------------------------
+
+def test_asserts_leading_only_and_kept_in_body(read):
+    m = read('''
+    class C:
+        def __init__(self) -> None:
+            self.n = 0
+
+        def go(self, k: int) -> None:
+            """Doc."""
+            assert k > 0, "positive"
+            assert self.n < 3
+            self.n += 1
+            assert self.n > 0
+    ''')
+    assert m.dialects == ("asserts",)
+    assert pre(m, "go") == ["k > 0", "self.n < 3"]
+    assert [c.description for c in m.method("go").preconditions] == ["positive", None]
+    body = m.method("go").body
+    assert [type(s).__name__ for s in body] == ["Assert", "Assert", "AugAssign", "Assert"]
+    assert m.method("go").preconditions[0].location.line == 8
+
+
+def test_dialects_in_order(read):
+    m = read('''
+    import deal
+    import icontract
+
+    @deal.inv(lambda s: s.n >= 0)
+    class C:
+        """inv: self.n < 10"""
+        def __init__(self) -> None:
+            self.n = 0
+
+        @icontract.require(lambda self: self.n < 5)
+        def go(self) -> None:
+            assert self.n < 4
+            self.n += 1
+    ''')
+    assert m.dialects == ("pep316", "icontract", "deal", "asserts")
+    assert inv(m) == ["self.n < 10", "self.n >= 0"]
+    assert pre(m, "go") == ["self.n < 5", "self.n < 4"]
