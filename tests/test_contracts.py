@@ -363,3 +363,288 @@ def test_dialects_in_order(read):
     assert m.dialects == ("pep316", "icontract", "deal", "asserts")
     assert inv(m) == ["self.n < 10", "self.n >= 0"]
     assert pre(m, "go") == ["self.n < 5", "self.n < 4"]
+
+
+# ---- fields and types ----------------------------------------------------------------
+
+FIELDS = '''
+from dataclasses import dataclass
+from enum import Enum, auto
+from typing import ClassVar, Dict, List, Optional, Set, Tuple, Union
+
+
+class Color(Enum):
+    RED = auto()
+    GREEN = auto()
+
+
+class Node:
+    pass
+
+
+class C:
+    limit: ClassVar[int] = 3
+    a: int
+    b: "Optional[int]" = None
+    c: int | None = None
+    d: Union[str, None] = None
+    e: List[int]
+    f: tuple[int, bool]
+    g: Dict[str, int]
+    h: Set[float]
+    i: Color
+    j: Node
+    k: "C"
+    l: object
+    m: tuple[int, ...]
+    n: list
+
+    def __init__(self, p: float, q, mode: Color) -> None:
+        self.t: str = "x"
+        self.u = p
+        self.v = True
+        self.w = 3
+        self.x = 2.5
+        self.y = -1
+        self.z = Color.RED
+        self.z2 = mode
+        self.s = "s"
+        self.k2 = 0
+        self.k2 = 1.5
+'''
+
+
+def test_field_types(read):
+    m = read(FIELDS)
+    types = {name: f.type for name, f in m.fields.items()}
+    color = TypeRef("enum", name="Color", members=("RED", "GREEN"))
+    assert "limit" not in types
+    assert types == {
+        "a": INT, "b": TypeRef("optional", (INT,)), "c": TypeRef("optional", (INT,)),
+        "d": TypeRef("optional", (STR,)), "e": TypeRef("list", (INT,)), "f": TypeRef("tuple", (INT, BOOL)),
+        "g": TypeRef("dict", (STR, INT)), "h": TypeRef("set", (FLOAT,)), "i": color,
+        "j": TypeRef("class", name="Node"), "k": TypeRef("class", name="C"), "l": TypeRef("any"),
+        "m": TypeRef("list", (INT,)), "n": TypeRef("list", (TypeRef("any"),)),
+        "t": STR, "u": FLOAT, "v": BOOL, "w": INT, "x": FLOAT, "y": INT, "z": color, "z2": color,
+        "s": STR, "k2": FLOAT,
+    }
+    assert m.enums == {"Color": color}
+    assert list(m.fields)[:3] == ["a", "b", "c"]
+    assert m.fields["t"].location.line == 34 and m.fields["a"].location.line == 18
+
+
+def test_param_types(read):
+    m = read(FIELDS)
+    params = m.method("__init__").params
+    assert [(p.name, p.type) for p in params] == [
+        ("p", FLOAT), ("q", None), ("mode", TypeRef("enum", name="Color", members=("RED", "GREEN")))]
+
+
+@pytest.mark.parametrize("value", ["[]", "None", "{}", "q", "self.other()", "compute()"])
+def test_uninferable_field(error, value):
+    e = error(f'''
+    class C:
+        def __init__(self, q) -> None:
+            self.items = {value}
+    ''')
+    assert e.location.path == "snippet.py" and e.location.line == 4
+    assert "'items'" in str(e) and "add `items: <type>` to the body of class C" in str(e)
+
+
+def test_conflicting_field_types(error):
+    e = error('''
+    class C:
+        def __init__(self) -> None:
+            self.x = 1
+        def go(self) -> None:
+            self.x = "one"
+    ''')
+    assert e.location.line == 6 and "different types" in str(e)
+
+
+def test_only_self_assignments_make_fields(read):
+    m = read('''
+    class C:
+        counter = 0
+        other = 1
+
+        def __init__(self) -> None:
+            local = 5
+            self.flag = local > 3
+            self.done = not self.flag
+
+        def go(self) -> None:
+            self.counter += 1
+    ''')
+    assert list(m.fields) == ["flag", "done", "counter"]
+    assert (m.fields["counter"].type, m.fields["flag"].type, m.fields["done"].type) == (INT, BOOL, BOOL)
+    assert m.fields["counter"].location.line == 3
+
+
+def test_none_type(read):
+    m = read('''
+    class C:
+        x: None
+    ''')
+    assert m.fields["x"].type == NONE
+
+
+# ---- methods and constructors --------------------------------------------------------
+
+def test_method_kinds_and_constructors(read):
+    m = read('''
+    from typing import Self
+
+    class C:
+        def __init__(self, n: int = 0, *, flag: bool = False) -> None:
+            self.n = n
+
+        @classmethod
+        def make(cls) -> "C":
+            return cls()
+
+        @classmethod
+        def build(cls, n: int):
+            return cls(n)
+
+        @classmethod
+        def zero(cls) -> Self:
+            obj = C()
+            return obj
+
+        @classmethod
+        def describe(cls) -> str:
+            return "C"
+
+        @staticmethod
+        def util(x: int) -> int:
+            return x
+
+        @property
+        def double(self) -> int:
+            return 2 * self.n
+
+        @double.setter
+        def double(self, v: int) -> None:
+            self.n = v // 2
+
+        def _helper(self) -> None:
+            pass
+
+        def step(self) -> None:
+            """Doc."""
+            self.n += 1
+    ''')
+    kinds = {name: meth.kind for name, meth in m.methods.items()}
+    assert kinds == {"__init__": "constructor", "make": "factory", "build": "factory", "zero": "factory",
+                     "describe": "helper", "util": "helper", "double": "property", "_helper": "helper",
+                     "step": "action"}
+    assert m.constructors == ("__init__", "build", "make", "zero")
+    assert m.actions == ("step",)
+    init = m.method("__init__")
+    assert [(p.name, p.type, ast.unparse(p.default)) for p in init.params] == [("n", INT, "0"), ("flag", BOOL, "False")]
+    assert [p.name for p in m.method("util").params] == ["x"]
+    assert m.method("double").returns == INT and m.method("double").node.lineno == 30
+    assert [type(s).__name__ for s in m.method("step").body] == ["AugAssign"]
+
+
+def test_dataclass_init_is_synthesised(read):
+    m = read('''
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Point:
+        x: int
+        y: int = 0
+        seen: bool = field(default=False)
+        hidden: int = field(default=7, init=False)
+
+        def move(self) -> None:
+            self.x += 1
+    ''')
+    init = m.method("__init__")
+    assert init.kind == "constructor" and m.constructors == ("__init__",)
+    assert [(p.name, p.type, p.default and ast.unparse(p.default)) for p in init.params] == [
+        ("x", INT, None), ("y", INT, "0"), ("seen", BOOL, "False")]
+    assert [ast.unparse(s) for s in init.body] == ["self.x = x", "self.y = y", "self.seen = seen", "self.hidden = 7"]
+    assert compile(ast.Module([init.node], []), "s", "exec")
+    assert init.location.line == 4 or init.location.line == 5
+
+
+def test_plain_class_without_init_assigns_defaults(read):
+    m = read('''
+    class Light:
+        on: bool = False
+        level: int = 3
+        note: str
+
+        def toggle(self) -> None:
+            self.on = not self.on
+    ''')
+    init = m.method("__init__")
+    assert init.params == ()
+    assert [ast.unparse(s) for s in init.body] == ["self.on = False", "self.level = 3"]
+    assert all(hasattr(n, "lineno") for n in ast.walk(init.node) if "lineno" in n._attributes)
+
+
+def test_methods_option_selects_and_excludes(read):
+    src = '''
+    class C:
+        def __init__(self) -> None:
+            self.n = 0
+        def a(self) -> None: pass
+        def b(self) -> None: pass
+        def _c(self) -> None: pass
+    '''
+    assert read(src).actions == ("a", "b")
+    assert read(src, methods=["b", "_c"]).actions == ("_c", "b")
+    assert read(src, exclude=["a"]).actions == ("b",)
+
+
+@pytest.mark.parametrize("options, expected", [
+    ({"methods": ["aa"]}, "did you mean a"),
+    ({"exclude": ["bb"]}, "did you mean b"),
+    ({"methods": ["__init__"]}, "is a constructor"),
+])
+def test_methods_option_errors(error, options, expected):
+    e = error('''
+    class C:
+        def __init__(self) -> None:
+            self.n = 0
+        def a(self) -> None: pass
+        def b(self) -> None: pass
+    ''', **options)
+    assert expected in str(e) and e.location.path == "snippet.py"
+
+
+# ---- samples -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target, dialects, actions, fields", [
+    ("door.py:Door", ("pep316",), ("alarm", "close", "open", "safe", "start", "stop"),
+     {"closed": BOOL, "moving": BOOL, "danger": BOOL}),
+    ("stack.py:BoundedStack", ("icontract",), ("clear", "peek", "pop", "push"), {"capacity": INT, "size": INT}),
+    ("account.py:Account", ("deal",), ("available", "close", "deposit", "freeze", "unfreeze", "withdraw"),
+     {"balance": INT, "frozen": BOOL, "closed": BOOL}),
+    ("turnstile.py:Turnstile", ("asserts",), ("coin", "push", "resume", "service"),
+     {"mode": TypeRef("enum", name="Mode", members=("LOCKED", "UNLOCKED", "MAINTENANCE")), "credit": INT}),
+    ("loop_counter.py:Countdown", ("pep316",), ("reload", "tick", "tick_all"), {"n": INT}),
+    ("int_queue.py:IntQueue", ("pep316",), ("contains", "dequeue", "enqueue", "remove"),
+     {"items": TypeRef("list", (INT,))}),
+])
+def test_samples_read(target, dialects, actions, fields):
+    m = read_class(resolve(str(SAMPLES / target), SAMPLES))
+    assert (m.dialects, m.actions, {k: f.type for k, f in m.fields.items()}) == (dialects, actions, fields)
+    assert all(m.method(a).preconditions or m.method(a).postconditions for a in m.actions)
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("*.py")))
+def test_every_sample_class_reads(sample):
+    """Every top-level class of every sample (Enums excepted) reads without error."""
+    module = ast.parse((SAMPLES / sample).read_text())
+    enums = {n.name for n in module.body if isinstance(n, ast.ClassDef)
+             and any(ast.unparse(b).endswith("Enum") for b in n.bases)}
+    classes = [n.name for n in module.body if isinstance(n, ast.ClassDef) and n.name not in enums]
+    assert classes, f"{sample} defines no class"
+    for name in classes:
+        model = read_class(resolve(f"{SAMPLES / sample}:{name}", SAMPLES))
+        assert model.actions and model.dialects

@@ -119,10 +119,10 @@ class TypeReader:
             if isinstance(v, bool):
                 return BOOL
             return {int: INT, float: FLOAT, str: STR}.get(type(v))
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
+        if isinstance(expr, ast.Compare) or isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            return BOOL
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             inner = self.value(expr.operand)
-            if isinstance(expr.op, ast.Not):
-                return BOOL if inner is not None else None
             return inner if inner in (INT, FLOAT) else None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.enums:
             enum = self.enums[expr.value.id]
