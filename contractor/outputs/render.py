@@ -11,8 +11,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import graphviz
-
 from contractor.errors import ContractorError
 
 
@@ -39,6 +37,8 @@ def render_png(dot_text: str) -> bytes:
 
 
 def _system_render(dot_text: str, fmt: str) -> bytes:
+    import graphviz  # imported here: only needed with the system `dot`
+
     try:
         return graphviz.Source(dot_text).pipe(format=fmt, engine="dot")
     except graphviz.ExecutableNotFound as exc:
