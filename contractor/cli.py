@@ -28,6 +28,7 @@ EXIT_INTERRUPTED = 130  # Ctrl-C: the partial typestate is written
 EXIT_CODES = """\b
 Exit codes:
   0    the typestate was written (findings do not change the exit code)
+  1    an internal error (a bug in contractor: please report the traceback)
   2    bad usage or input (a missing target, a contract that cannot be read,
        an output that cannot be written); nothing is written
   130  interrupted (Ctrl-C): the partial typestate found so far is written,
@@ -243,7 +244,7 @@ def infer(
         _fail(str(exc))
     except KeyboardInterrupt:
         bar.close()
-        click.echo("interrupted before the exploration started; nothing written", err=True)
+        click.echo("interrupted outside the exploration; nothing written", err=True)
         sys.exit(EXIT_INTERRUPTED)
     if fmt == "json":
         click.echo(to_json(ts), nl=False)

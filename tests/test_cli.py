@@ -381,9 +381,13 @@ def test_door_json_with_selected_methods(tmp_path, monkeypatch):
     # a moving door that close() shuts enables neither open() nor close(): a stuck state
     assert {s.id: s.enabled for s in ts.states} == {"S1": ("open",), "S2": ("close",), "S3": ()}
     assert {(t.source, t.method, t.target) for t in ts.transitions} == {
-        ("S1", "open", "S2"), ("S2", "close", "S1"), ("S2", "close", "S3")}
+        ("S1", "open", "S2"),
+        ("S2", "close", "S1"),
+        ("S2", "close", "S3"),
+    }
     assert [(f.kind, f.state) for f in ts.findings if f.kind == "no_enabled_method"] == [
-        ("no_enabled_method", "S3")]
+        ("no_enabled_method", "S3")
+    ]
 
 
 def _console() -> list[str]:

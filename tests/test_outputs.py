@@ -328,7 +328,7 @@ def test_writer_failure_creates_no_folder(tmp_path, monkeypatch):
 
 
 def test_writer_write_error_removes_temporary_files(tmp_path, monkeypatch):
-    out = tmp_path / "Door"
+    out = tmp_path / "output" / "Door"
     real_open = open
     calls = []
 
@@ -342,7 +342,27 @@ def test_writer_write_error_removes_temporary_files(tmp_path, monkeypatch):
     with pytest.raises(ContractorError, match="No space left"):
         write_artifacts(door_typestate(), out, svg=False, html=False)
     monkeypatch.undo()
-    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_writer_interrupted_while_writing_leaves_existing_output(tmp_path, monkeypatch):
+    (tmp_path / "typestate.json").write_text("previous run")
+    real_open = open
+    calls = []
+
+    def interrupted_open(path, mode="r", *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", interrupted_open)
+    with pytest.raises(KeyboardInterrupt):
+        write_artifacts(door_typestate(), tmp_path, svg=False, html=False)
+    monkeypatch.undo()
+    assert [(p.name, p.read_text()) for p in tmp_path.iterdir()] == [
+        ("typestate.json", "previous run")
+    ]
 
 
 def test_writer_refuses_a_file_as_folder(tmp_path):

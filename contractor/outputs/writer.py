@@ -62,16 +62,18 @@ def write_artifacts(
     files = render_artifacts(ts, svg=svg, png=png, html=html)
     if out.exists() and not out.is_dir():
         raise ContractorError(f"output path {out} exists and is not a folder")
-    created = not out.exists()
+    created = _missing_folders(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ContractorError(f"cannot create output folder {out}: {exc}") from exc
-    try:
         staged = _stage(out, files)
-    except ContractorError:
-        if created:
-            out.rmdir()
+    except BaseException as exc:
+        for folder in created:  # innermost first; each is empty unless someone else wrote there
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        if isinstance(exc, OSError):
+            raise ContractorError(f"cannot create output folder {out}: {exc}") from exc
         raise
     written = []
     for name, temp in staged.items():
@@ -93,11 +95,22 @@ def _stage(out: Path, files: dict[str, bytes]) -> dict[str, Path]:
             with open(temp, "xb") as handle:  # "x": never clobber; mode follows the umask
                 staged[name] = temp
                 handle.write(content)
-    except OSError as exc:
+    except BaseException as exc:  # Ctrl-C included: leave no temporary file behind
         for temp in staged.values():
             temp.unlink(missing_ok=True)
-        raise ContractorError(f"cannot write into {out}: {exc}") from exc
+        if isinstance(exc, OSError):
+            raise ContractorError(f"cannot write into {out}: {exc}") from exc
+        raise
     return staged
+
+
+def _missing_folders(path: Path) -> list[Path]:
+    """The folders `path.mkdir(parents=True)` would create, innermost first."""
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
 
 
 __all__ = ["ARTIFACTS", "render_artifacts", "write_artifacts"]
