@@ -20,6 +20,7 @@ from contractor.cli import main
 from contractor.errors import InputError, Location
 from contractor.model import BOOL, ClassModel, Field
 from contractor.outputs import render as render_module
+from contractor.outputs import to_json
 from contractor.typestate import Finding, Typestate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -388,6 +389,17 @@ def test_door_json_with_selected_methods(tmp_path, monkeypatch):
     assert [(f.kind, f.state) for f in ts.findings if f.kind == "no_enabled_method"] == [
         ("no_enabled_method", "S3")
     ]
+
+
+def test_cli_prints_what_the_api_returns(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("infer", DOOR, "--format", "json", "--exclude", "safe", "--no-svg", "--no-html")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    expected = json.loads(to_json(api.infer(DOOR, api.InferOptions(exclude=("safe",)))))
+    for data in (printed, expected):
+        del data["stats"]["seconds"]
+    assert printed == expected and "safe" not in printed["methods"]
 
 
 def _console() -> list[str]:
