@@ -53,7 +53,10 @@ class SuggestingGroup(click.Group):
 )
 @click.version_option(__version__, prog_name="contractor")
 def main() -> None:
-    """Infer the enabledness-preserving typestate of a Python class from its contracts."""
+    """Infer in which order the methods of a Python class may be called, from its contracts.
+
+    Run `contractor COMMAND --help` for a command's options.
+    """
 
 
 def split_names(values: tuple[str, ...]) -> tuple[str, ...]:

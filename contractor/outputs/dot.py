@@ -57,7 +57,7 @@ def to_dot(ts: Typestate) -> str:
     """The DOT text of `ts` (deterministic: states, then edges, in the typestate's order)."""
     lines = [
         f"digraph {quote(ts.class_name)} {{",
-        f"  graph {_attrs(label=_title(ts), labelloc='t', rankdir='LR')};",
+        f"  graph {_attrs(label=_title(ts), labelloc='t', rankdir='LR', fontname='Helvetica')};",
         f"  node {_attrs(shape='ellipse', fontname='Helvetica', fontsize='11')};",
         f"  edge {_attrs(fontname='Helvetica', fontsize='10')};",
     ]
