@@ -262,3 +262,7 @@ def infer(
 
 
 __all__ = ["EXIT_CODES", "infer", "main", "split_names"]
+
+from contractor.strengthen.command import strengthen_command  # noqa: E402  (the strengthen engineer's subcommand)
+
+main.add_command(strengthen_command)

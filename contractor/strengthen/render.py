@@ -44,7 +44,7 @@ class MethodView:
     name: str
     pre: str  # "the state enables this method", over self.<field>
     pre_failed: str  # its negation
-    update: str  # the new state, over the local `before` and the object
+    update: str | None  # the new state, over the local `before` and the object; None: unchanged
     body_name: str
     body_signature: str
     call_args: str
@@ -131,7 +131,9 @@ def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dial
     else:
         pre, failed = f"{field} in {_states(n, t.enabled_in)}", f"{field} not in {_states(n, t.enabled_in)}"
     complete = set(t.next) == set(t.enabled_in)
-    if t.constant_target:
+    if complete and all(ts == (s,) for s, ts in t.next.items()):
+        update = None
+    elif t.constant_target:
         update = _member(n, t.constant_target)
     elif t.deterministic and complete:
         pairs = ", ".join(f"{_member(n, s)}: {_member(n, ts[0])}" for s, ts in t.next.items())
@@ -142,7 +144,7 @@ def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dial
     body_name = src.free_name(f"_{name}_body", set(model.methods))
     return MethodView(name, pre, failed, update, body_name, src.body_signature(node, body_name),
                       src.call_arguments(node), src.returns_value(node),
-                      needs_before=n.before in update or dialect == "asserts")
+                      needs_before=update is not None and (n.before in update or dialect == "asserts"))
 
 
 def _written(model: ClassModel, name: str):
