@@ -18,7 +18,7 @@ from contractor.crosshair_backend.cache import DiskCache
 from contractor.crosshair_backend.concrete import Replay, replay_initial, replay_transition
 from contractor.crosshair_backend.harness import Outcome, search
 from contractor.crosshair_backend.program import Program
-from contractor.crosshair_backend.queries import Goal, initial_goal, transition_goal
+from contractor.crosshair_backend.queries import Goal, Probes, initial_goal, transition_goal
 from contractor.model import ClassModel
 from contractor.typestate import Finding, Unknown
 
@@ -47,6 +47,7 @@ class CrosshairBackend:
         self._budget_hit = False
         self._seen: set[Enabled] = set()
         self._findings: list[Finding] = []
+        self._probes = Probes()
 
     # -- queries -------------------------------------------------------------------------
     def _search(self, goal: Goal) -> Outcome:
@@ -78,7 +79,7 @@ class CrosshairBackend:
     # -- Backend protocol ----------------------------------------------------------------
     def initial_targets(self, constructor: str) -> list[Target]:
         def goal(exclude=frozenset(), wanted=None):
-            return initial_goal(self.program, constructor, exclude=exclude, wanted=wanted)
+            return initial_goal(self.program, self._probes, constructor, exclude=exclude, wanted=wanted)
 
         def replay(example):
             return replay_initial(self.program, constructor, example, self._search)
@@ -89,7 +90,7 @@ class CrosshairBackend:
         self._seen.add(source)
 
         def goal(exclude=frozenset(), wanted=None):
-            return transition_goal(self.program, source, method, exclude=exclude, wanted=wanted)
+            return transition_goal(self.program, self._probes, source, method, exclude=exclude, wanted=wanted)
 
         def replay(example):
             return replay_transition(self.program, method, example, self._search)
@@ -122,6 +123,9 @@ class CrosshairBackend:
 
     def _add_example(self, found: dict[Enabled, Target], rep: Replay, source: Enabled | None) -> bool:
         """Record the targets a replayed example shows; True if it added one."""
+        for seen in (rep.source, rep.target):
+            for action, args in (seen.args.items() if seen else ()):
+                self._probes.learn(action, args)
         if not rep.ok or rep.target is None:
             return False
         if source is not None and rep.source is not None and not rep.source.may_be(source):

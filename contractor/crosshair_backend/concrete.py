@@ -11,7 +11,7 @@ from typing import Any, Callable
 from crosshair.auditwall import enabled_auditwall
 
 from contractor.backend import Enabled
-from contractor.crosshair_backend.harness import Outcome
+from contractor.crosshair_backend.harness import Outcome, holds
 from contractor.crosshair_backend.objects import build, fields_of, snapshot
 from contractor.crosshair_backend.program import Program
 from contractor.crosshair_backend.queries import Goal, arg_key, field_key, precondition_goal, witness_key
@@ -25,6 +25,7 @@ class EnabledSet:
 
     enabled: Enabled
     unknown: frozenset[str] = frozenset()
+    args: dict[str, tuple] = field(default_factory=dict, compare=False)  # arguments meeting pre
 
     def completions(self) -> list[Enabled]:
         """Every enabled set consistent with what is known."""
@@ -37,31 +38,26 @@ class EnabledSet:
         return self.enabled <= other <= self.enabled | self.unknown
 
 
-def _holds(fn: Callable[..., Any], *args: Any) -> bool:
-    try:
-        return bool(fn(*args))
-    except Exception:  # a precondition that raises does not hold
-        return False
-
-
 def enabled_set(program: Program, obj: Any, search: Searcher, hints: dict[str, list[Any]] | None = None) -> EnabledSet:
     """Which actions the concrete object enables: direct evaluation for actions without
     parameters (or with a hinted argument list that works), a nested search otherwise."""
-    enabled, unknown = set(), set()
+    enabled, unknown, found = set(), set(), {}
     for q in program.model.actions:
         if not program.params[q]:
-            if _holds(program.pre[q], obj):
+            if holds(program.pre[q], obj):
                 enabled.add(q)
             continue
-        if hints and q in hints and _holds(program.pre[q], obj, *hints[q]):
+        if hints and q in hints and holds(program.pre[q], obj, *hints[q]):
             enabled.add(q)
+            found[q] = tuple(hints[q])
             continue
         outcome = search(precondition_goal(program, obj, q))
         if outcome.status == "found":
             enabled.add(q)
+            found[q] = tuple(outcome.example[arg_key(p)] for p in program.params[q])
         elif outcome.status == "unknown":
             unknown.add(q)
-    return EnabledSet(frozenset(enabled), frozenset(unknown))
+    return EnabledSet(frozenset(enabled), frozenset(unknown), found)
 
 
 @dataclass
@@ -87,16 +83,16 @@ def replay_transition(program: Program, method: str, example: dict[str, Any], se
     before, shown_args = snapshot(values), snapshot(args)
     with enabled_auditwall():
         obj = build(program.cls, values)
-        if not _holds(program.inv, obj):
+        if not holds(program.inv, obj):
             return Replay(False, problem="the object does not meet the invariant when replayed")
         source = enabled_set(program, obj, search, _hints(program, example, "w"))
-        if not _holds(program.pre[method], obj, *args.values()):
+        if not holds(program.pre[method], obj, *args.values()):
             return Replay(False, source, problem="the precondition does not hold when replayed")
         try:
             program.call(obj, method, args)
         except Exception as exc:
             return Replay(False, source, problem=f"{method} raised {exc!r} when replayed")
-        if not _holds(program.inv, obj):
+        if not holds(program.inv, obj):
             return Replay(False, source, problem=f"{method} breaks the invariant when replayed")
         target = enabled_set(program, obj, search, _hints(program, example, "u"))
         after = snapshot(fields_of(obj, names))
@@ -111,7 +107,7 @@ def replay_initial(program: Program, ctor: str, example: dict[str, Any], search:
             obj = program.construct(ctor, args)
         except Exception as exc:
             return Replay(False, problem=f"{ctor} raised {exc!r} when replayed")
-        if not _holds(program.inv, obj):
+        if not holds(program.inv, obj):
             return Replay(False, problem=f"{ctor} breaks the invariant when replayed")
         target = enabled_set(program, obj, search, _hints(program, example, "u"))
         after = snapshot(fields_of(obj, list(program.fields)))

@@ -48,12 +48,12 @@ def field_types(model: ClassModel, module: ModuleType) -> dict[str, Any]:
             for name, f in model.fields.items()}
 
 
-def original_class(cls: type, model: ClassModel) -> type:
+def original_class(cls: type, model: ClassModel, module: ModuleType) -> type:
     """The class as written: deal's `@deal.inv` replaces it with a checking subclass,
     whose attribute writes would check the invariant while an object is half-built."""
     names = set(model.methods) | {"__init__"}
     for klass in cls.__mro__:
-        if klass.__module__ == cls.__module__ and klass.__name__ == model.name and names & set(vars(klass)):
+        if klass.__module__ == module.__name__ and klass.__name__ == model.name and names & set(vars(klass)):
             return klass
     return cls
 

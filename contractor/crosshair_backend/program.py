@@ -95,7 +95,7 @@ class Program:
             pre[name] = _function(f"__pre_{name}", first + [p.name for p in method.params],
                                   method.preconditions, model.path, env)
         inv = _function("__inv", ["self"], model.invariants, model.path, env)
-        return cls(model, module, original_class(found, model), field_types(model, module), params, pre, inv)
+        return cls(model, module, original_class(found, model, module), field_types(model, module), params, pre, inv)
 
     def call(self, obj: Any, method: str, args: dict[str, Any]) -> Any:
         return plain_function(self.cls, method)(obj, *args.values())

@@ -4,20 +4,25 @@ Inputs are the object's fields (`f__<field>`), the method's arguments (`a__<para
 for every action with parameters, witness arguments for its precondition in the source
 object (`w__<action>__<param>`) and in the resulting object (`u__<action>__<param>`).
 With a free witness, "enabled" (exists args with pre) is exact, while "disabled" (for all
-args, not pre) is relaxed to "not pre for this witness". So a search that finds nothing
-soundly rules a transition out; a found example is replayed on concrete objects
-(contractor.crosshair_backend.concrete) before it counts as a must-transition.
+args, not pre) is relaxed to "not pre for this witness, nor for the probe arguments"
+(arguments learned from replays, and the first key or element of a field of the
+parameter's type). So a search that finds nothing soundly rules a transition out; a found
+example is replayed on concrete objects (contractor.crosshair_backend.concrete) before it
+counts as a must-transition.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 
 from contractor.backend import Enabled
-from contractor.crosshair_backend.harness import assume
+from contractor.crosshair_backend.harness import assume, holds
 from contractor.crosshair_backend.objects import build
 from contractor.crosshair_backend.program import Program
+
+MAX_LEARNED = 4  # learned probe argument lists kept per action
 
 
 def field_key(name: str) -> str:
@@ -32,6 +37,18 @@ def witness_key(prefix: str, action: str, param: str) -> str:
     return f"{prefix}__{action}__{param}"
 
 
+@dataclass
+class Probes:
+    """Argument lists tried, besides the free witness, before calling an action disabled."""
+
+    learned: dict[str, list[tuple]] = field(default_factory=dict)
+
+    def learn(self, action: str, args: tuple) -> None:
+        known = self.learned.setdefault(action, [])
+        if len(known) < MAX_LEARNED and repr(args) not in map(repr, known):
+            known.append(args)
+
+
 @dataclass(frozen=True)
 class Goal:
     """A search: the typed inputs and the predicate CrossHair should make true."""
@@ -40,63 +57,96 @@ class Goal:
     predicate: Callable[[dict[str, Any]], Any]
 
 
-def _witness_inputs(program: Program, prefix: str) -> dict[str, Any]:
-    return {witness_key(prefix, q, p): typ
-            for q in program.model.actions for p, typ in program.params[q].items()}
+def _content_fields(program: Program, typ: Any) -> list[tuple[str, bool]]:
+    """Fields whose first key/element (True) or whose value (False) has type `typ`."""
+    found = []
+    for name, ftype in program.fields.items():
+        origin, args = typing.get_origin(ftype), typing.get_args(ftype)
+        if origin in (dict, list, set) and args and args[0] == typ:
+            found.append((name, True))
+        elif ftype == typ:
+            found.append((name, False))
+    return found
 
 
-def _enabled(program: Program, obj: Any, v: dict[str, Any], prefix: str) -> Iterable[str]:
-    for q in program.model.actions:
-        args = [v[witness_key(prefix, q, p)] for p in program.params[q]]
-        if program.pre[q](obj, *args):
-            yield q
+class Enabledness:
+    """Symbolic enabledness of the actions in an object, with witnesses and probes."""
+
+    def __init__(self, program: Program, probes: Probes):
+        self.program = program
+        self.probes = probes
+        self.content = {q: _content_fields(program, next(iter(ps.values())))
+                        for q, ps in program.params.items() if len(ps) == 1}
+
+    def _candidates(self, obj: Any, action: str) -> Iterator[list]:
+        for args in self.probes.learned.get(action, ()):
+            yield list(args)
+        for name, first in self.content.get(action, ()):
+            value = getattr(obj, name)
+            if not first:
+                yield [value]
+            elif len(value) > 0:
+                yield [next(iter(value))]
+
+    def enabled(self, obj: Any, action: str, witness: list) -> bool:
+        pre = self.program.pre[action]
+        if holds(pre, obj, *witness):
+            return True
+        return bool(self.program.params[action]) and any(holds(pre, obj, *c) for c in self._candidates(obj, action))
+
+    def witness(self, v: dict[str, Any], prefix: str, action: str) -> list:
+        return [v[witness_key(prefix, action, p)] for p in self.program.params[action]]
+
+    def inputs(self, prefix: str) -> dict[str, Any]:
+        return {witness_key(prefix, q, p): typ
+                for q in self.program.model.actions for p, typ in self.program.params[q].items()}
+
+    def state(self, obj: Any, v: dict[str, Any], prefix: str) -> Enabled:
+        return frozenset(q for q in self.program.model.actions if self.enabled(obj, q, self.witness(v, prefix, q)))
 
 
-def _source_object(program: Program, v: dict[str, Any], source: Enabled) -> Any:
-    obj = build(program.cls, {f: v[field_key(f)] for f in program.fields})
-    assume(program.inv(obj))
-    for q in program.model.actions:
-        args = [v[witness_key("w", q, p)] for p in program.params[q]]
-        assume(bool(program.pre[q](obj, *args)) == (q in source))
-    return obj
-
-
-def _result_matches(program: Program, obj: Any, v: dict[str, Any], exclude: frozenset[Enabled],
+def _result_matches(en: Enabledness, obj: Any, v: dict[str, Any], exclude: frozenset[Enabled],
                     wanted: Enabled | None) -> bool:
-    assume(program.inv(obj))
-    after = frozenset(_enabled(program, obj, v, "u"))
+    assume(holds(en.program.inv, obj))
+    after = en.state(obj, v, "u")
     return after == wanted if wanted is not None else after not in exclude
 
 
-def transition_goal(program: Program, source: Enabled, method: str, *,
+def transition_goal(program: Program, probes: Probes, source: Enabled, method: str, *,
                     exclude: frozenset[Enabled] = frozenset(), wanted: Enabled | None = None) -> Goal:
     """An object in `source` and arguments meeting method's precondition such that the
     object after the call is in a state not in `exclude` (or, given `wanted`, in that state)."""
+    en = Enabledness(program, probes)
     inputs = {field_key(f): t for f, t in program.fields.items()}
     inputs |= {arg_key(p): t for p, t in program.params[method].items()}
-    inputs |= _witness_inputs(program, "w") | _witness_inputs(program, "u")
+    inputs |= en.inputs("w") | en.inputs("u")
 
     def predicate(v: dict[str, Any]) -> bool:
-        obj = _source_object(program, v, source)
+        obj = build(program.cls, {f: v[field_key(f)] for f in program.fields})
+        assume(holds(program.inv, obj))
+        for q in program.model.actions:
+            assume(en.enabled(obj, q, en.witness(v, "w", q)) == (q in source))
         args = {p: v[arg_key(p)] for p in program.params[method]}
-        assume(program.pre[method](obj, *args.values()))
+        assume(holds(program.pre[method], obj, *args.values()))
         program.call(obj, method, args)
-        return _result_matches(program, obj, v, exclude, wanted)
+        return _result_matches(en, obj, v, exclude, wanted)
 
     return Goal(inputs, predicate)
 
 
-def initial_goal(program: Program, ctor: str, *, exclude: frozenset[Enabled] = frozenset(),
+def initial_goal(program: Program, probes: Probes, ctor: str, *, exclude: frozenset[Enabled] = frozenset(),
                  wanted: Enabled | None = None) -> Goal:
     """Constructor arguments meeting its precondition whose object is in a new (or the wanted) state."""
-    inputs = {arg_key(p): t for p, t in program.params[ctor].items()} | _witness_inputs(program, "u")
+    en = Enabledness(program, probes)
+    inputs = {arg_key(p): t for p, t in program.params[ctor].items()} | en.inputs("u")
     factory = program.model.methods[ctor].kind == "factory"
 
     def predicate(v: dict[str, Any]) -> bool:
         args = {p: v[arg_key(p)] for p in program.params[ctor]}
-        assume(program.pre[ctor](*args.values()) if factory else program.pre[ctor](None, *args.values()))
+        assume(holds(program.pre[ctor], *args.values()) if factory
+               else holds(program.pre[ctor], None, *args.values()))
         obj = program.construct(ctor, args)
-        return _result_matches(program, obj, v, exclude, wanted)
+        return _result_matches(en, obj, v, exclude, wanted)
 
     return Goal(inputs, predicate)
 
@@ -106,6 +156,6 @@ def precondition_goal(program: Program, obj: Any, action: str) -> Goal:
     inputs = {arg_key(p): t for p, t in program.params[action].items()}
 
     def predicate(v: dict[str, Any]) -> bool:
-        return bool(program.pre[action](obj, *(v[arg_key(p)] for p in program.params[action])))
+        return holds(program.pre[action], obj, *(v[arg_key(p)] for p in program.params[action]))
 
     return Goal(inputs, predicate)
