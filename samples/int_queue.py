@@ -1,8 +1,7 @@
-# A queue of at most three ints backed by list[int] (PEP 316 dialect): it shows list
-# fields with len, indexing, append, pop(0) and `in`, and a parameter (x in remove(x))
-# that is enabled exactly when the queue holds some element.
-# Typestate: empty {contains, enqueue}, partly filled {contains, dequeue, enqueue, remove},
-# full {contains, dequeue, remove}.
+# A queue of at most three ints backed by list[int] (PEP 316 dialect): it shows a list
+# field with len, indexing, append, pop(0) and `in` (in a postcondition and a return).
+# Typestate: empty {contains, enqueue}, one element {contains, dequeue, enqueue},
+# two {contains, dequeue, enqueue, rotate}, full {contains, dequeue, rotate}.
 
 
 class IntQueue:
@@ -29,16 +28,14 @@ class IntQueue:
         """
         return self.items.pop(0)
 
-    def remove(self, x: int) -> None:
-        """Remove the first occurrence of x.
+    def rotate(self) -> None:
+        """Move the front element to the back.
 
-        pre: x in self.items
-        post: len(self.items) == len(__old__.self.items) - 1
+        pre: len(self.items) >= 2
+        post: self.items[len(self.items) - 1] == __old__.self.items[0]
         """
-        i = 0
-        while self.items[i] != x:
-            i += 1
-        self.items.pop(i)
+        front = self.items.pop(0)
+        self.items.append(front)
 
     def contains(self, x: int) -> bool:
         """
@@ -51,5 +48,5 @@ if __name__ == "__main__":
     queue = IntQueue()
     queue.enqueue(4)
     queue.enqueue(7)
-    queue.remove(4)
+    queue.rotate()
     print(queue.dequeue(), queue.contains(7))
