@@ -628,7 +628,7 @@ def test_methods_option_errors(error, options, expected):
     ("turnstile.py:Turnstile", ("asserts",), ("coin", "push", "resume", "service"),
      {"mode": TypeRef("enum", name="Mode", members=("LOCKED", "UNLOCKED", "MAINTENANCE")), "credit": INT}),
     ("loop_counter.py:Countdown", ("pep316",), ("reload", "tick", "tick_all"), {"n": INT}),
-    ("int_queue.py:IntQueue", ("pep316",), ("contains", "dequeue", "enqueue", "remove"),
+    ("int_queue.py:IntQueue", ("pep316",), ("contains", "dequeue", "enqueue", "rotate"),
      {"items": TypeRef("list", (INT,))}),
 ])
 def test_samples_read(target, dialects, actions, fields):
