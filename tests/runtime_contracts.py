@@ -8,8 +8,11 @@ decorators' own introspection. Only tests use this; the z3 path never imports us
 from __future__ import annotations
 
 import ast
+import importlib.util
 import inspect
+import itertools
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -48,6 +51,19 @@ def _holds(predicate: Predicate, *args: Any, **kwargs: Any) -> bool:
         return bool(predicate(*args, **kwargs))
     except Exception:
         return False
+
+
+_loaded = itertools.count()
+
+
+def load_class(path: str | Path, name: str) -> type:
+    """Import the file at `path` under a fresh module name and return its class `name`."""
+    module_name = f"_contractor_test_{Path(path).stem}_{next(_loaded)}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses, enums and inspect look modules up here
+    spec.loader.exec_module(module)
+    return getattr(module, name)
 
 
 def _original_class(cls: type) -> type:

@@ -1,0 +1,207 @@
+"""A Hypothesis strategy generating small contract-annotated classes as Python source.
+
+Each class `C` has bool fields and small int fields bounded by its invariant, 2-4
+methods with random preconditions (PEP 316 docstrings or leading asserts) and random
+guarded updates, so its field and parameter domains are finite and closed: the tool's
+typestate must equal the brute force's.
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+
+CMP = ("<", "<=", "==", "!=", ">", ">=")
+DIVISORS = (2, 3, -2)
+
+
+@dataclass(frozen=True)
+class Generated:
+    source: str
+    domains: dict[str, list[Any]]
+    param_domains: dict[str, dict[str, list[Any]]]
+
+
+@dataclass
+class _Scope:
+    bools: list[str]  # readable bool terms: self.b0, a bool parameter
+    ints: list[str]  # readable int terms: self.x0, an int parameter, loop variable, local
+    bool_fields: list[str]
+    int_fields: list[str]
+    helper: bool = False  # may call self._h()
+    in_loop: bool = False
+    locals_: list[str] = field(default_factory=list)
+
+
+class _Gen:
+    def __init__(self, draw):
+        self.draw = draw
+
+    def pick(self, options):
+        return options[self.draw(st.integers(0, len(options) - 1))]
+
+    def int_expr(self, s: _Scope, depth: int) -> str:
+        atoms = s.ints + s.locals_
+        kinds = ["const"] + ["atom"] * 3 * bool(atoms)
+        if depth > 0:
+            kinds += ["+", "-", "*", "//", "%", "abs", "minmax", "ifexp"]
+        kind = self.pick(kinds)
+        if kind == "const":
+            return str(self.draw(st.integers(-3, 3)))
+        if kind == "atom":
+            return self.pick(atoms)
+        a = self.int_expr(s, depth - 1)
+        if kind in ("+", "-"):
+            return f"({a} {kind} {self.int_expr(s, depth - 1)})"
+        if kind == "*":
+            return f"({a} * {self.draw(st.integers(-2, 3))})"
+        if kind in ("//", "%"):
+            return f"({a} {kind} {self.pick(DIVISORS)})"
+        if kind == "abs":
+            return f"abs({a})"
+        if kind == "minmax":
+            return f"{self.pick(('min', 'max'))}({a}, {self.int_expr(s, depth - 1)})"
+        return f"({a} if {self.bool_expr(s, depth - 1)} else {self.int_expr(s, depth - 1)})"
+
+    def compare(self, s: _Scope, depth: int) -> str:
+        if depth > 0 and self.draw(st.integers(0, 2)) == 0:
+            return f"{self.int_expr(s, 1)} {self.pick(CMP)} {self.int_expr(s, 1)}"
+        return f"{self.int_expr(s, 0)} {self.pick(CMP)} {self.draw(st.integers(-2, 3))}"
+
+    def bool_expr(self, s: _Scope, depth: int) -> str:
+        kinds = ["atom"] * 3 * bool(s.bools) + ["not"] * 2 * bool(s.bools) + ["cmp"] * (
+            3 if s.ints else not s.bools)
+        if depth > 0:
+            kinds += ["and", "and", "or", "or", "not()"] + ["chain"] * bool(s.ints)
+        kind = self.pick(kinds)
+        if kind == "atom":
+            return self.pick(s.bools)
+        if kind == "not":
+            return f"not {self.pick(s.bools)}"
+        if kind == "cmp":
+            return self.compare(s, depth)
+        if kind == "not()":
+            return f"not ({self.bool_expr(s, depth - 1)})"
+        if kind in ("and", "or"):
+            return f"({self.bool_expr(s, depth - 1)} {kind} {self.bool_expr(s, depth - 1)})"
+        lo = self.draw(st.integers(-2, 1))
+        return (f"{lo} {self.pick(('<', '<='))} {self.int_expr(s, 1)} {self.pick(('<', '<='))} "
+                f"{lo + self.draw(st.integers(1, 3))}")
+
+    def simple(self, s: _Scope) -> list[str]:
+        if s.int_fields and (not s.bool_fields or self.draw(st.booleans())):
+            name = self.pick(s.int_fields)
+            op = self.pick(("=", "+=", "-=", "*=")) if self.draw(st.booleans()) else "="
+            rhs = self.int_expr(s, 2) if op == "=" else self.int_expr(s, 1)
+            return [f"self.{name} {op} {rhs}"]
+        value = self.pick(("True", "False", f"not self.{self.pick(s.bool_fields)}", self.bool_expr(s, 1)))
+        return [f"self.{self.pick(s.bool_fields)} = {value}"]
+
+    def block(self, s: _Scope, depth: int, count: int) -> list[str]:
+        lines = []
+        for _ in range(count):
+            lines += self.statement(s, depth)
+        return lines or ["pass"]
+
+    def statement(self, s: _Scope, depth: int) -> list[str]:
+        kinds = ["simple"] * 5
+        if depth > 0:
+            kinds += ["if"] * 3 + ["assert", "for", "ifexp"] + ["helper"] * s.helper
+        kind = self.pick(kinds)
+        if kind == "if":  # if / elif / else, maybe with an early return or a raise
+            lines = [f"if {self.bool_expr(s, 1)}:"] + _indent(self.branch(s, depth))
+            if self.draw(st.booleans()):
+                lines += [f"elif {self.bool_expr(s, 1)}:"] + _indent(self.branch(s, depth))
+            if self.draw(st.booleans()):
+                lines += ["else:"] + _indent(self.branch(s, depth))
+            return lines
+        if kind == "assert":
+            return [f"assert ({self.bool_expr(s, 1)} or {self.bool_expr(s, 0)})"]
+        if kind == "helper":
+            return ["self._h()"]
+        if kind == "for" and not s.in_loop:
+            inner = _Scope(s.bools, s.ints + ["i"], s.bool_fields, s.int_fields, s.helper, True, s.locals_)
+            k = self.draw(st.integers(1, 3))
+            return [f"for i in range({k}):"] + _indent(self.block(inner, depth - 1, self.draw(st.integers(1, 2))))
+        if kind == "ifexp" and s.int_fields:
+            return [f"self.{self.pick(s.int_fields)} = {self.int_expr(s, 1)} if {self.bool_expr(s, 1)} "
+                    f"else {self.int_expr(s, 1)}"]
+        return self.simple(s)
+
+    def branch(self, s: _Scope, depth: int) -> list[str]:
+        lines = self.block(s, depth - 1, self.draw(st.integers(1, 2)))
+        ending = self.pick(("", "", "", "", "return", "raise"))
+        if ending == "return" and not s.in_loop:
+            lines.append("return")
+        elif ending == "raise":
+            lines.append('raise ValueError("refused")')
+        return lines
+
+    def body(self, s: _Scope) -> list[str]:
+        lines = []
+        if s.int_fields and self.draw(st.integers(0, 3)) == 0:
+            lines.append(f"t = {self.int_expr(s, 1)}")
+            s = _Scope(s.bools, s.ints, s.bool_fields, s.int_fields, s.helper, s.in_loop, ["t"])
+        lines += self.block(s, 2, self.draw(st.integers(1, 3)))
+        if lines[0].startswith("assert"):  # keep body asserts from reading as preconditions
+            lines = self.simple(s) + lines
+        return lines
+
+
+def _indent(lines: list[str], n: int = 1) -> list[str]:
+    return ["    " * n + line for line in lines]
+
+
+@st.composite
+def classes(draw) -> Generated:
+    g = _Gen(draw)
+    bool_fields = [f"b{i}" for i in range(draw(st.integers(1, 3)))]
+    int_fields = [f"x{i}" for i in range(draw(st.integers(0, 2)))]
+    bounds = {}
+    for name in int_fields:
+        lo = draw(st.integers(-2, 0))
+        bounds[name] = (lo, lo + draw(st.integers(1, 3)))
+    domains: dict[str, list[Any]] = {n: [False, True] for n in bool_fields}
+    domains.update({n: list(range(lo, hi + 1)) for n, (lo, hi) in bounds.items()})
+    init = {n: draw(st.sampled_from(domains[n])) for n in domains}
+    fields_scope = _Scope([f"self.{n}" for n in bool_fields], [f"self.{n}" for n in int_fields],
+                          bool_fields, int_fields)
+    extra = g.bool_expr(fields_scope, 0)  # a conjunct the constructor satisfies
+    if not eval(f"lambda self: {extra}")(types.SimpleNamespace(**init)):
+        extra = f"not ({extra})"
+    if draw(st.sampled_from((True, True, False))):  # weakened, like the door's `not (danger and closed)`
+        extra = f"({extra} or {g.bool_expr(fields_scope, 1)})"
+    invariants = [f"{lo} <= self.{n} <= {hi}" for n, (lo, hi) in bounds.items()] + [extra]
+    lines = ["class C:", '    """', *(f"    inv: {i}" for i in invariants), '    """', "",
+             "    def __init__(self) -> None:"]
+    lines += [f"        self.{n}: {'bool' if n in bool_fields else 'int'} = {init[n]}" for n in domains]
+    helper = draw(st.booleans())
+    if helper:
+        lines += ["", "    def _h(self) -> None:"] + _indent(g.body(fields_scope), 2)
+    param_domains: dict[str, dict[str, list[Any]]] = {}
+    for index in range(draw(st.integers(2, 4))):
+        name = f"m{index}"
+        scope = _Scope(list(fields_scope.bools), list(fields_scope.ints), bool_fields, int_fields, helper)
+        pres, signature = [], ""
+        kind = draw(st.sampled_from(["none", "none", "bool", "int"]))
+        if kind == "bool":
+            signature, scope.bools = ", p: bool", scope.bools + ["p"]
+            param_domains[name] = {"p": [False, True]}
+        elif kind == "int":
+            lo = draw(st.integers(-1, 0))
+            hi = lo + draw(st.integers(1, 2))
+            signature, scope.ints = ", k: int", scope.ints + ["k"]
+            pres.append(f"{lo} <= k <= {hi}")
+            param_domains[name] = {"k": list(range(lo, hi + 1))}
+        if draw(st.sampled_from((True, True, True, False))):
+            pres.append(g.bool_expr(scope, draw(st.sampled_from((0, 0, 1, 2)))))
+        lines += ["", f"    def {name}(self{signature}) -> None:"]
+        if pres and draw(st.booleans()):
+            lines += _indent([f"assert {p}" for p in pres], 2)
+        elif pres:
+            lines += ['        """', *(f"        pre: {p}" for p in pres), '        """']
+        lines += _indent(g.body(scope), 2)
+    return Generated("\n".join(lines) + "\n", domains, param_domains)
