@@ -648,3 +648,18 @@ def test_every_sample_class_reads(sample):
     for name in classes:
         model = read_class(resolve(f"{SAMPLES / sample}:{name}", SAMPLES))
         assert model.actions and model.dialects
+
+
+def test_tuple_assignment_types_each_field(read, error):
+    m = read('''
+    class C:
+        def __init__(self, k: int) -> None:
+            self.a, self.b = k, "s"
+    ''')
+    assert (m.fields["a"].type, m.fields["b"].type) == (INT, STR)
+    e = error('''
+    class C:
+        def __init__(self) -> None:
+            self.a, self.b = divmod(7, 2)
+    ''')
+    assert e.location.line == 4 and "'a'" in str(e)

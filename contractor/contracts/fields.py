@@ -53,10 +53,16 @@ def _assignments(fn: ast.FunctionDef):
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                for elt in (target.elts if isinstance(target, ast.Tuple) else [target]):
+                if isinstance(target, (ast.Tuple, ast.List)):
+                    values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) \
+                        and len(node.value.elts) == len(target.elts) else [None] * len(target.elts)
+                    pairs = list(zip(target.elts, values))
+                else:
+                    pairs = [(target, node.value)]
+                for elt, value in pairs:
                     name = _self_target(elt, self_name)
                     if name:
-                        yield name, None, (node.value if elt is target else None), node
+                        yield name, None, value, node
         elif isinstance(node, ast.AnnAssign):
             name = _self_target(node.target, self_name)
             if name:
