@@ -663,3 +663,32 @@ def test_tuple_assignment_types_each_field(read, error):
             self.a, self.b = divmod(7, 2)
     ''')
     assert e.location.line == 4 and "'a'" in str(e)
+
+
+@pytest.mark.parametrize("decorators, expected", [
+    ('@icontract.snapshot(lambda self, k: k)\n        @icontract.ensure(lambda OLD: OLD.k)', "needs name="),
+    ('@icontract.ensure(lambda self, OLD: OLD is None)', "OLD can only be used as OLD.<snapshot name>"),
+])
+def test_icontract_snapshot_errors(error, decorators, expected):
+    e = error(f'''
+    import icontract
+
+    class C:
+        {decorators}
+        def go(self, k: int) -> None:
+            pass
+    ''')
+    assert e.location.path == "snippet.py" and e.location.line == 5 and expected in str(e)
+
+
+def test_icontract_snapshot_default_name_is_its_argument(read):
+    m = read('''
+    import icontract
+
+    class C:
+        @icontract.snapshot(lambda lst: lst[:])
+        @icontract.ensure(lambda lst, OLD: len(lst) == len(OLD.lst) + 1)
+        def add(self, lst: list[int]) -> None:
+            lst.append(1)
+    ''')
+    assert post(m, "add") == ["len(lst) == len(__old__.lst[:]) + 1"]
