@@ -440,15 +440,18 @@ def test_param_types(read):
         ("p", FLOAT), ("q", None), ("mode", TypeRef("enum", name="Color", members=("RED", "GREEN")))]
 
 
-@pytest.mark.parametrize("value", ["[]", "None", "{}", "q", "self.other()", "compute()"])
-def test_uninferable_field(error, value):
+@pytest.mark.parametrize("value, hint", [
+    ("[]", "items: list[int]"), ("None", "items: Optional[int] = None"), ("{}", "items: dict[str, int]"),
+    ("q", "items: <type>"), ("self.other()", "items: <type>"), ("compute()", "items: <type>"),
+])
+def test_uninferable_field(error, value, hint):
     e = error(f'''
     class C:
         def __init__(self, q) -> None:
             self.items = {value}
     ''')
     assert e.location.path == "snippet.py" and e.location.line == 4
-    assert "'items'" in str(e) and "add `items: <type>` to the body of class C" in str(e)
+    assert "'items'" in str(e) and f"add `{hint}` to the body of class C" in str(e)
 
 
 def test_conflicting_field_types(error):

@@ -117,8 +117,7 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader) -> dict[
 def _infer(name: str, uses, cls: ast.ClassDef, ctx: FileContext) -> Field:
     known = [(t, node) for t, _, node in uses if t is not None]
     first = uses[0][2]
-    hint = f"add `{name}: <type>` to the body of class {cls.name} (e.g. `{name}: list[int]` or " \
-           f"`{name}: Optional[int] = None`)"
+    hint = f"add `{name}: {_example(uses)}` to the body of class {cls.name}"
     for typ, value, node in uses:
         if isinstance(value, ast.Constant) and value.value is None:
             raise ctx.error(f"field {name!r} is assigned None but has no annotation; {hint}", node,
@@ -135,3 +134,19 @@ def _infer(name: str, uses, cls: ast.ClassDef, ctx: FileContext) -> Field:
         raise ctx.error(f"field {name!r} is assigned values of different types ({listed}); {hint}",
                         known[1][1], f"self.{name}")
     return Field(name, known[0][0], ctx.loc(known[0][1]))
+
+
+def _example(uses) -> str:
+    """An annotation to suggest, from the shape of the first value assigned."""
+    for _, value, _ in uses:
+        if isinstance(value, ast.Constant) and value.value is None:
+            return "Optional[int] = None"
+        if isinstance(value, (ast.List, ast.ListComp)):
+            return "list[int]"
+        if isinstance(value, (ast.Dict, ast.DictComp)):
+            return "dict[str, int]"
+        if isinstance(value, (ast.Set, ast.SetComp)):
+            return "set[int]"
+        if isinstance(value, ast.Tuple):
+            return "tuple[int, ...]"
+    return "<type>"
