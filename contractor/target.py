@@ -148,6 +148,11 @@ def resolve(target: str, root: Path) -> ResolvedTarget:
                 f"module {where!r} not found under {display(root)} or on sys.path (it is never imported; "
                 f"name its file instead: path/to/{where.split('.')[-1]}.py:{class_name})")
         return _in_file(path, class_name)
+    if target.endswith(".py"):
+        path = Path(target) if Path(target).is_absolute() else root / target
+        _, module = parse_file(path, display(path))
+        listed = ", ".join(f"{target}:{name}" for name in top_level_classes(module)) or "(it defines no class)"
+        raise TargetNotFound(f"{target!r} names a file, not a class; name one of: {listed}")
     if not _IDENT.match(target):
         raise TargetNotFound(
             f"{target!r} is not a target (expected file.py:ClassName, package.module:ClassName or ClassName)")

@@ -141,3 +141,9 @@ def test_malformed_targets(tree, bad):
     root = tree({"a.py": "class A:\n    pass\n"})
     with pytest.raises(TargetNotFound):
         resolve(bad, root)
+
+
+def test_file_without_class_lists_its_classes(tree):
+    root = tree({"a.py": "class Door:\n    pass\n\nclass Gate:\n    pass\n"})
+    with pytest.raises(TargetNotFound, match="name one of: a.py:Door, a.py:Gate"):
+        resolve("a.py", root)
