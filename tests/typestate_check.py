@@ -131,10 +131,45 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
     return problems
 
 
+def finding_problems(ts: Typestate, brute: BruteTypestate, cls: type, param_domains: ParamDomains,
+                     *, exact: bool) -> list[str]:
+    """Replay the counterexamples of breaks_invariant and may_raise; if `exact`, the methods
+    found never enabled / breaking the invariant / raising must be the brute force's."""
+    contracts = read_contracts(cls, actions=tuple(ts.methods))
+    runner = Runner(contracts, param_domains)
+    namespace = inspect.getmodule(contracts.cls).__dict__
+    problems = []
+    for f in ts.findings:
+        if f.kind not in ("breaks_invariant", "may_raise") or f.method not in ts.methods or not f.counterexample:
+            continue
+        cx = f.counterexample
+        fields = {n: _from_json(v, namespace, ts.fields.get(n)) for n, v in cx.get("fields", {}).items()}
+        args = {n: _from_json(v, namespace, None) for n, v in (cx.get("args") or {}).items()}
+        obj = runner.make(fields)
+        where = f"counterexample of {f.kind} {f.method} {cx}"
+        if not contracts.invariant(obj) or not contracts.precondition(f.method, obj, args):
+            problems.append(f"{where}: the object breaks the invariant or the precondition")
+            continue
+        after = runner.run(f.method, obj, args)
+        if f.kind == "may_raise" and after is not None:
+            problems.append(f"{where}: running it does not raise")
+        if f.kind == "breaks_invariant" and (after is None or contracts.invariant(after)):
+            problems.append(f"{where}: running it {'raises' if after is None else 'keeps the invariant'}")
+    if exact:
+        for kind, expected in (("never_enabled", set(brute.never_enabled)),
+                               ("breaks_invariant", set(brute.breaks_invariant)),
+                               ("may_raise", set(brute.may_raise))):
+            got = {f.method for f in ts.findings if f.kind == kind and f.method in ts.methods}
+            if got != expected:
+                problems.append(f"finding {kind}: tool reports {sorted(got)}, brute force {sorted(expected)}")
+    return problems
+
+
 def check(ts: Typestate, brute: BruteTypestate, cls: type, param_domains: ParamDomains,
           *, exact: bool, source: str = "") -> None:
     """Fail with the class's source, both typestates and every difference."""
-    problems = differences(ts, brute, exact=exact) + witness_problems(ts, cls, param_domains)
+    problems = (differences(ts, brute, exact=exact) + witness_problems(ts, cls, param_domains)
+                + finding_problems(ts, brute, cls, param_domains, exact=exact))
     if problems:
         raise AssertionError("\n".join(
             ["tool and brute force disagree:"] + [f"- {p}" for p in problems]
