@@ -1,0 +1,186 @@
+"""Full typestates of the samples, through the CLI, against expectations derived by hand.
+
+Each expectation lists every state (by enabled set), the initial ones and every
+transition with its certainty; the reasoning is in the comment above it. The same
+expectation is checked against the brute force (the real class run on a bounded
+domain), so a wrong hand derivation cannot hide behind a wrong tool.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from bruteforce import brute_force_typestate, show, show_triple
+from contractor.cli import main
+from runtime_contracts import load_class
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+@dataclass(frozen=True)
+class Expected:
+    target: str  # file:Class under samples/
+    states: dict[str, tuple[str, ...]]  # a short name -> the enabled methods
+    initial: tuple[str, ...]
+    transitions: tuple[tuple[str, str, str, str], ...]  # (source, method, target, certainty)
+    domains: dict[str, list[Any]] = field(default_factory=dict)  # for the brute force
+    params: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+
+    def enabled(self, name: str) -> frozenset[str]:
+        return frozenset(self.states[name])
+
+    def triples(self) -> set[tuple[frozenset, str, frozenset]]:
+        return {(self.enabled(s), m, self.enabled(t)) for s, m, t, _ in self.transitions}
+
+
+def _must(*edges: str) -> tuple[tuple[str, str, str, str], ...]:
+    """"A method B" edges, all must-transitions."""
+    return tuple((*e.split(), "must") for e in edges)
+
+
+BOOLS = [False, True]
+
+EXPECTED = {
+    # The paper's door: 6 states, 15 transitions (BACKGROUND.md); closed, moving, danger.
+    "door": Expected(
+        "door.py:Door",
+        {"CS": ("alarm", "open", "start"),  # closed, still
+         "OS": ("alarm", "close", "start"),  # open, still, no danger
+         "CM": ("alarm", "stop"),  # closed, moving
+         "OM": ("alarm", "close", "stop"),  # open, moving, no danger
+         "DS": ("safe", "start"),  # danger (so open), still
+         "DM": ("safe", "stop")},  # danger, moving
+        ("CS",),
+        _must("CS open OS", "CS start CM", "CS alarm DS",
+              "OS close CS", "OS start CM", "OS alarm DS",
+              "CM stop CS", "CM alarm DM",
+              "OM close CM", "OM stop OS", "OM alarm DM",
+              "DS safe OS", "DS start DM",
+              "DM safe OM", "DM stop DS"),
+        {"closed": BOOLS, "moving": BOOLS, "danger": BOOLS}),
+    # size 0 / between / == capacity (capacity >= 1 from the constructor, never changed).
+    # push from empty reaches full iff capacity is 1; pop from full reaches empty likewise.
+    "stack": Expected(
+        "stack.py:BoundedStack",
+        {"E": ("clear", "push"), "P": ("clear", "peek", "pop", "push"), "F": ("clear", "peek", "pop")},
+        ("E",),
+        _must("E clear E", "E push P", "E push F",
+              "P clear E", "P peek P", "P pop E", "P pop P", "P push P", "P push F",
+              "F clear E", "F peek F", "F pop E", "F pop P"),
+        {"capacity": [0, 1, 2, 3], "size": [0, 1, 2, 3]}, {"__init__": {"capacity": [1, 2, 3]}}),
+    # open & empty / open & positive balance / frozen (closed or not) / closed & unfrozen.
+    # Frozen-and-closed objects satisfy the invariant, so unfreeze can lead to Closed.
+    "account": Expected(
+        "account.py:Account",
+        {"Empty": ("available", "close", "deposit", "freeze"),
+         "Funded": ("available", "deposit", "freeze", "withdraw"),
+         "Frozen": ("available", "unfreeze"),
+         "Closed": ("available",)},
+        ("Empty",),
+        _must("Empty available Empty", "Empty close Closed", "Empty deposit Funded", "Empty freeze Frozen",
+              "Funded available Funded", "Funded deposit Funded", "Funded freeze Frozen",
+              "Funded withdraw Empty", "Funded withdraw Funded",
+              "Frozen available Frozen", "Frozen unfreeze Empty", "Frozen unfreeze Funded",
+              "Frozen unfreeze Closed",
+              "Closed available Closed"),
+        {"balance": [0, 1, 2, 3], "frozen": BOOLS, "closed": BOOLS},
+        {"deposit": {"amount": [1, 2]}, "withdraw": {"amount": [1, 2, 3]}}),
+    # locked / unlocked with credit < 3 / unlocked with credit >= 3 / maintenance. No
+    # invariant: credit may be anything, so push from credit >= 4 stays in U3.
+    "turnstile": Expected(
+        "turnstile.py:Turnstile",
+        {"L": ("coin", "service"), "U": ("coin", "push"), "U3": ("push",), "M": ("resume",)},
+        ("L",),
+        _must("L coin U", "L service M", "M resume L",
+              "U coin U", "U coin U3", "U push L", "U push U",
+              "U3 push U", "U3 push U3"),
+        {"mode": ["Mode.LOCKED", "Mode.UNLOCKED", "Mode.MAINTENANCE"], "credit": list(range(-1, 6))}),
+    # n == 0 / 0 < n < 5 / n == 5; the constructor can start anywhere in 0..5.
+    "loop_counter": Expected(
+        "loop_counter.py:Countdown",
+        {"Z": ("reload",), "M": ("reload", "tick", "tick_all"), "F": ("tick", "tick_all")},
+        ("Z", "M", "F"),
+        _must("Z reload M", "Z reload F",
+              "M reload M", "M reload F", "M tick Z", "M tick M", "M tick_all Z",
+              "F tick M", "F tick_all Z"),
+        {"n": list(range(6))}, {"__init__": {"start": list(range(6))}, "reload": {"amount": list(range(1, 6))}}),
+    # by length 0..3; contains is always enabled and changes nothing; rotate keeps the length.
+    "int_queue": Expected(
+        "int_queue.py:IntQueue",
+        {"L0": ("contains", "enqueue"), "L1": ("contains", "dequeue", "enqueue"),
+         "L2": ("contains", "dequeue", "enqueue", "rotate"), "L3": ("contains", "dequeue", "rotate")},
+        ("L0",),
+        _must("L0 contains L0", "L0 enqueue L1",
+              "L1 contains L1", "L1 enqueue L2", "L1 dequeue L0",
+              "L2 contains L2", "L2 enqueue L3", "L2 dequeue L1", "L2 rotate L2",
+              "L3 contains L3", "L3 dequeue L2", "L3 rotate L3"),
+        {"items": [list(t) for n in range(4) for t in itertools.product([0, 1], repeat=n)]},
+        {"enqueue": {"x": [0, 1]}, "contains": {"x": [0, 1]}}),
+}
+
+
+def test_every_sample_has_an_expectation() -> None:
+    assert {p.stem for p in SAMPLES.glob("*.py")} == set(EXPECTED)
+
+
+def _run_cli(target: str, out: Path) -> dict:
+    result = CliRunner().invoke(main, ["infer", target, "--format", "json", "--out", str(out),
+                                       "--no-svg", "--no-html", "--quiet"])
+    assert result.exit_code == 0, result.output
+    written = json.loads((out / "typestate.json").read_text())
+    assert json.loads(result.stdout) == written
+    return written
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_typestate(name: str, tmp_path: Path) -> None:
+    expected = EXPECTED[name]
+    file, cls = expected.target.split(":")
+    data = _run_cli(f"{SAMPLES / file}:{cls}", tmp_path)
+    enabled = {s["id"]: frozenset(s["enabled"]) for s in data["states"]}
+    got_states = set(enabled.values())
+    got_initial = {enabled[i] for i in data["initial"]}
+    got = {(enabled[t["source"]], t["method"], enabled[t["target"]], t["certainty"]) for t in data["transitions"]}
+    want = {(expected.enabled(s), m, expected.enabled(t), c) for s, m, t, c in expected.transitions}
+    assert sorted(map(show, got_states)) == sorted(show(expected.enabled(s)) for s in expected.states)
+    assert {show(s) for s in got_initial} == {show(expected.enabled(s)) for s in expected.initial}
+    missing = sorted(f"{show_triple((s, m, t))} [{c}]" for s, m, t, c in want - got)
+    extra = sorted(f"{show_triple((s, m, t))} [{c}]" for s, m, t, c in got - want)
+    assert not missing and not extra, f"missing: {missing}\nextra: {extra}"
+    assert (data["stats"]["states"], data["stats"]["transitions"]) == (len(expected.states), len(want))
+    assert len({s["id"] for s in data["states"]}) == len(data["states"])
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_expectation_agrees_with_brute_force(name: str) -> None:
+    """The hand-derived typestate against the real class run on a bounded domain."""
+    expected = EXPECTED[name]
+    file, cls_name = expected.target.split(":")
+    cls = load_class(SAMPLES / file, cls_name)
+    namespace = vars(__import__("sys").modules[cls.__module__])
+
+    def value(v: Any) -> Any:
+        if isinstance(v, str) and "." in v:
+            kind, member = v.split(".")
+            return namespace[kind][member]
+        return v
+
+    domains = {n: [value(v) for v in vs] for n, vs in expected.domains.items()}
+    brute = brute_force_typestate(cls, domains, expected.params)
+    states = {expected.enabled(s) for s in expected.states}
+    initial = {expected.enabled(s) for s in expected.initial}
+    # Where the domain is not closed under the methods (stack, account, turnstile, queue) it
+    # is still chosen large enough to show every expected behaviour: equality either way.
+    assert brute.states == states, brute.describe()
+    assert brute.initial == initial, brute.describe()
+    assert brute.transitions == expected.triples(), (
+        f"brute only: {sorted(map(show_triple, brute.transitions - expected.triples()))}\n"
+        f"expected only: {sorted(map(show_triple, expected.triples() - brute.transitions))}")
