@@ -19,7 +19,9 @@ from click.testing import CliRunner
 
 from bruteforce import brute_force_typestate, show, show_triple
 from contractor.cli import main
+from contractor.typestate import Typestate
 from runtime_contracts import load_class
+from typestate_check import witness_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -157,6 +159,8 @@ def test_sample_typestate(name: str, tmp_path: Path) -> None:
     assert not missing and not extra, f"missing: {missing}\nextra: {extra}"
     assert (data["stats"]["states"], data["stats"]["transitions"]) == (len(expected.states), len(want))
     assert len({s["id"] for s in data["states"]}) == len(data["states"])
+    problems = witness_problems(Typestate.from_dict(data), load_class(SAMPLES / file, cls), expected.params)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
