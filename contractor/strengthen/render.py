@@ -238,13 +238,15 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
     dialect_macros = env.get_template(f"strengthen/{dialect}.py.j2").make_module({"n": n})
     method_template = env.get_template("strengthen/method.py.j2")
     edits: list[src.Edit] = []
+    on_top = dialect in DIALECT_MODULES and any(d in DIALECT_MODULES and d != dialect for d in model.dialects)
     for name in table.methods:
         view = _method_view(model, table, n, name, dialect)
         parts = src.method_parts(model.source, model.method(name).node, model.path)
         doc_lines = str(dialect_macros.docstring(view)).splitlines()
         docstring = src.add_docstring_lines(parts.docstring, doc_lines, parts.body_indent) if doc_lines \
             else parts.docstring or ""
-        text = method_template.render(n=n, m=view, parts=parts, docstring=docstring, dialect=dialect)
+        text = method_template.render(n=n, m=view, parts=parts, docstring=docstring, dialect=dialect,
+                                      on_top=on_top)
         edits.append(src.Edit(parts.first, parts.last, text))
     edits += _constructor_edits(model, table, n, env)
     first = src.class_first_line(model.source, model.node)
