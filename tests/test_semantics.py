@@ -508,6 +508,141 @@ class C:
         """pre: self.x < 3"""
         self.x += 1
 ''', {"x": list(range(4))}, findings=(("may_raise", "split"),)),
+    Case("truthiness_and_short_circuit", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+
+    def fill(self) -> None:
+        """pre: not self.x"""
+        self.x = self.x or 2
+
+    def half(self) -> None:
+        """pre: self.x and self.x % 2 == 0"""
+        self.x = self.x and self.x // 2
+
+    def safe_div(self) -> None:
+        """pre: self.x == 0 or 6 // self.x > 2"""
+        self.x = 3 if self.x != 0 and 6 // self.x >= 6 else self.x + 1
+''', {"x": list(range(4))}),
+    Case("break_and_continue", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+        self.b = False
+
+    def scan(self) -> None:
+        """pre: self.x < 3"""
+        for i in range(4):
+            if i < self.x:
+                continue
+            if self.b:
+                break
+            self.x = i
+        self.b = not self.b
+
+    def spin(self) -> None:
+        """pre: self.x > 0"""
+        while True:
+            self.x -= 1
+            if self.x <= 1:
+                break
+''', {"x": list(range(4)), "b": BOOLS}),
+    Case("arithmetic_on_none_raises", '''
+from typing import Optional
+
+
+class C:
+    """
+    inv: self.v is None or 0 <= self.v <= 2
+    """
+    def __init__(self) -> None:
+        self.v: Optional[int] = None
+        self.b = False
+
+    def bump(self) -> None:
+        """pre: not self.b"""
+        self.v = self.v + 1
+        self.b = True
+
+    def clear(self) -> None:
+        """pre: self.b"""
+        self.v = None if self.v == 2 else 0
+        self.b = False
+''', {"v": [None, 0, 1, 2], "b": BOOLS}, findings=(("may_raise", "bump"),)),
+    Case("list_index_errors_and_extend", '''
+class C:
+    """
+    inv: len(self.items) <= 2
+    """
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def push(self, v: int) -> None:
+        """pre: 0 <= v <= 1 and len(self.items) < 2"""
+        self.items.append(v)
+
+    def third(self) -> None:
+        """pre: len(self.items) > 0"""
+        if self.items[-2] == 1:
+            self.items.pop(0)
+
+    def grow(self) -> None:
+        """pre: len(self.items) == 1"""
+        self.items += [self.items[0]]
+
+    def front(self) -> None:
+        """pre: 1 in self.items"""
+        self.items.pop(0)
+''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]]}, {"push": {"v": [0, 1]}}, exact=False, findings=(("may_raise", "third"),)),
+    Case("bool_as_int", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+        self.b = True
+
+    def add(self) -> None:
+        """pre: self.x + self.b <= 3"""
+        self.x += self.b
+        self.b = not self.b
+
+    def mul(self) -> None:
+        """pre: self.x * (not self.b) == 0"""
+        self.x = int(self.b) * 3 - self.x
+''', {"x": list(range(4)), "b": BOOLS}),
+    Case("constructor_that_can_raise", '''
+class C:
+    """
+    inv: 0 <= self.x <= 2
+    """
+    def __init__(self, start: int) -> None:
+        """pre: 0 <= start <= 3"""
+        if start == 1:
+            raise ValueError("no")
+        self.x = start
+
+    def inc(self) -> None:
+        """pre: self.x < 2"""
+        self.x += 1
+''', {"x": [0, 1, 2]}, {"__init__": {"start": [0, 1, 2, 3]}}),
+    Case("str_ordering", '''
+class C:
+    def __init__(self) -> None:
+        self.s = ""
+
+    def low(self) -> None:
+        """pre: self.s < "y" """
+        self.s = self.s + "a"
+''', {"s": ["", "a", "aa", "y", "ya", "z"]}, exact=False),
 ]
 
 
