@@ -39,7 +39,7 @@ def make_crosshair_backend(model: ClassModel, options) -> Backend:
     from contractor.z3backend import Z3Backend
 
     z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
-    return AutoBackend(z3, z3.exact_methods(), lambda: _crosshair(model, options))
+    return AutoBackend(z3, z3.exact_methods(), lambda: _crosshair(model, options), model.actions)
 
 
 __all__ = ["AutoBackend", "CrosshairBackend", "DiskCache", "make_crosshair_backend"]

@@ -14,9 +14,13 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self, z3: Backend, exact: set[str], make_crosshair: Callable[[], Backend]):
+    def __init__(self, z3: Backend, exact: set[str], make_crosshair: Callable[[], Backend],
+                 actions: tuple[str, ...] = ()):
         self.z3 = z3
         self.exact = set(exact)
+        # z3 answers for constructors only when every action translates (enabledness is
+        # then exact; a constructor body it cannot follow still gives sound may-answers)
+        self.constructors_by_z3 = bool(actions) and set(actions) <= self.exact
         self._make_crosshair = make_crosshair
         self._crosshair: Backend | None = None
         self._states: set[Enabled] = set()
@@ -37,7 +41,8 @@ class AutoBackend:
         return self.z3 if method in self.exact else self._crosshair_backend()
 
     def initial_targets(self, constructor: str) -> list[Target]:
-        return self._record(self.backend_for(constructor).initial_targets(constructor))
+        backend = self.z3 if self.constructors_by_z3 else self._crosshair_backend()
+        return self._record(backend.initial_targets(constructor))
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         self._states.add(source)
@@ -51,7 +56,7 @@ class AutoBackend:
         return self.z3.state_invariant(enabled)
 
     def unknowns(self) -> list[Unknown]:
-        return [u for u in self.z3.unknowns() if u.method not in self.exact]
+        return list(self.z3.unknowns())
 
     def queries(self) -> dict[str, int]:
         counts = dict(self.z3.queries())

@@ -11,7 +11,8 @@ from typing import Any, Callable
 from crosshair.auditwall import enabled_auditwall
 
 from contractor.backend import Enabled
-from contractor.crosshair_backend.harness import Outcome, holds
+from contractor.crosshair_backend.eager import holds
+from contractor.crosshair_backend.harness import Outcome
 from contractor.crosshair_backend.objects import build, fields_of, snapshot
 from contractor.crosshair_backend.program import Program
 from contractor.crosshair_backend.queries import Goal, arg_key, field_key, precondition_goal, witness_key

@@ -21,7 +21,7 @@ from crosshair.copyext import CopyMode, deepcopyext
 from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
 from crosshair.statespace import CallAnalysis, RootNode, VerificationStatus
 from crosshair.tracers import ResumedTracing
-from crosshair.util import IgnoreAttempt, NotDeterministic
+from crosshair.util import IgnoreAttempt
 
 Status = Literal["found", "none", "unknown"]
 
@@ -37,17 +37,6 @@ def assume(condition: Any) -> None:
     """Inside a goal: drop this path unless the condition holds."""
     if not condition:
         raise IgnoreAttempt
-
-
-def holds(condition: Callable[..., Any], *args: Any) -> bool:
-    """Whether a compiled contract holds; one that raises does not (the same on symbolic
-    and concrete values). CrossHair's own control flow passes through."""
-    try:
-        return bool(condition(*args))
-    except NotDeterministic:
-        raise
-    except Exception:
-        return False
 
 
 def search(inputs: dict[str, Any], goal: Callable[[dict[str, Any]], Any], timeout: float) -> Outcome:

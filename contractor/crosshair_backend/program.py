@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from contractor.crosshair_backend.eager import COMBINATORS
 from contractor.crosshair_backend.objects import field_types, original_class, plain_function, python_type
 from contractor.errors import InputError
 from contractor.model import ClassModel, Condition
@@ -45,21 +46,50 @@ def load_module(model: ClassModel) -> ModuleType:
     return module
 
 
+def _arguments(names: list[str]) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], kwonlyargs=[],
+                         kw_defaults=[], defaults=[])
+
+
+def _thunk(expr: ast.expr) -> ast.Lambda:
+    return ast.Lambda(_arguments([]), expr)
+
+
+def _eager(expr: ast.expr) -> ast.expr:
+    """Rewrite the boolean structure of a condition (and/or/not, chained comparisons) into
+    calls of the combinators in contractor.crosshair_backend.eager, which CrossHair runs
+    without forking a path per operand."""
+    if isinstance(expr, ast.BoolOp):
+        name = "__ch_all" if isinstance(expr.op, ast.And) else "__ch_any"
+        return ast.Call(ast.Name(name, ast.Load()), [_thunk(_eager(v)) for v in expr.values], [])
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return ast.Call(ast.Name("__ch_not", ast.Load()), [_thunk(_eager(expr.operand))], [])
+    if isinstance(expr, ast.Compare) and len(expr.ops) > 1:
+        lefts = [expr.left, *expr.comparators[:-1]]
+        parts = [ast.Compare(copy.deepcopy(a), [op], [copy.deepcopy(b)])
+                 for a, op, b in zip(lefts, expr.ops, expr.comparators)]
+        return ast.Call(ast.Name("__ch_all", ast.Load()), [_thunk(p) for p in parts], [])
+    return expr
+
+
 def _function(name: str, params: list[str], conditions: tuple[Condition, ...], path: str,
-              env: dict[str, Any]) -> Callable[..., bool]:
+              env: dict[str, Any], eager: bool = False) -> Callable[..., bool]:
     body: ast.expr = ast.Constant(True)
     if conditions:
         body = ast.BoolOp(ast.And(), [copy.deepcopy(c.expr) for c in conditions]) \
             if len(conditions) > 1 else copy.deepcopy(conditions[0].expr)
-    fn = ast.FunctionDef(
-        name=name,
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], kwonlyargs=[],
-                           kw_defaults=[], defaults=[]),
-        body=[ast.Return(body)], decorator_list=[], returns=None, type_params=[])
-    tree = ast.fix_missing_locations(ast.Module([fn], type_ignores=[]))
+    if eager:
+        body = _eager(body)
+    fn = ast.FunctionDef(name=name, args=_arguments(params), body=[ast.Return(body)],
+                         decorator_list=[], returns=None, type_params=[])
+    # a factory binds the combinators as closure variables, leaving the module untouched
+    factory = ast.FunctionDef(name="__factory", args=_arguments(list(COMBINATORS)),
+                              body=[fn, ast.Return(ast.Name(name, ast.Load()))],
+                              decorator_list=[], returns=None, type_params=[])
+    tree = ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
     scope: dict[str, Any] = {}
     exec(compile(tree, path, "exec"), env, scope)
-    return scope[name]
+    return scope["__factory"](*COMBINATORS.values())
 
 
 @dataclass
@@ -73,6 +103,8 @@ class Program:
     params: dict[str, dict[str, Any]]  # method -> param name -> Python type
     pre: dict[str, Callable[..., bool]]  # method -> pre(self, *params)
     inv: Callable[[Any], bool]
+    sym_pre: dict[str, Callable[..., Any]]  # the same, for symbolic values (eager.py)
+    sym_inv: Callable[[Any], Any]
 
     @classmethod
     def load(cls, model: ClassModel) -> "Program":
@@ -81,7 +113,7 @@ class Program:
         if not isinstance(found, type):
             raise InputError(f"module {model.path} has no class {model.name}", model.location, "class")
         env = module.__dict__
-        pre, params = {}, {}
+        pre, sym_pre, params = {}, {}, {}
         for name in (*model.actions, *model.constructors):
             method = model.methods[name]
             params[name] = {}
@@ -92,10 +124,13 @@ class Program:
                         f"(e.g. `{p.name}: int`)", p.location, "parameter type")
                 params[name][p.name] = python_type(p.type, module, f"parameter {p.name!r} of {name}")
             first = [] if method.kind == "factory" else ["self"]
-            pre[name] = _function(f"__pre_{name}", first + [p.name for p in method.params],
-                                  method.preconditions, model.path, env)
+            names = first + [p.name for p in method.params]
+            pre[name] = _function(f"__pre_{name}", names, method.preconditions, model.path, env)
+            sym_pre[name] = _function(f"__pre_{name}", names, method.preconditions, model.path, env, True)
         inv = _function("__inv", ["self"], model.invariants, model.path, env)
-        return cls(model, module, original_class(found, model, module), field_types(model, module), params, pre, inv)
+        sym_inv = _function("__inv", ["self"], model.invariants, model.path, env, True)
+        return cls(model, module, original_class(found, model, module), field_types(model, module),
+                   params, pre, inv, sym_pre, sym_inv)
 
     def call(self, obj: Any, method: str, args: dict[str, Any]) -> Any:
         return plain_function(self.cls, method)(obj, *args.values())

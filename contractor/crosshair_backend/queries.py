@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from contractor.backend import Enabled
-from contractor.crosshair_backend.harness import assume, holds
+from contractor.crosshair_backend.eager import holds
+from contractor.crosshair_backend.harness import assume
 from contractor.crosshair_backend.objects import build
 from contractor.crosshair_backend.program import Program
 
@@ -78,21 +79,27 @@ class Enabledness:
         self.content = {q: _content_fields(program, next(iter(ps.values())))
                         for q, ps in program.params.items() if len(ps) == 1}
 
-    def _candidates(self, obj: Any, action: str) -> Iterator[list]:
-        for args in self.probes.learned.get(action, ()):
-            yield list(args)
-        for name, first in self.content.get(action, ()):
-            value = getattr(obj, name)
-            if not first:
-                yield [value]
-            elif len(value) > 0:
-                yield [next(iter(value))]
+    def _candidates(self, obj: Any, action: str) -> Iterator[Callable[[], list]]:
+        content = self.content.get(action, ())
+        # concrete probes against symbolic containers of the same type slow CrossHair
+        # down a lot; there the containers' own keys/elements are the better probes
+        if not any(first for _, first in content):
+            for args in self.probes.learned.get(action, ()):
+                yield lambda args=args: list(args)
+        for name, first in content:
+            if first:
+                yield lambda name=name: [next(iter(getattr(obj, name)))]
+            else:
+                yield lambda name=name: [getattr(obj, name)]
 
-    def enabled(self, obj: Any, action: str, witness: list) -> bool:
-        pre = self.program.pre[action]
-        if holds(pre, obj, *witness):
-            return True
-        return bool(self.program.params[action]) and any(holds(pre, obj, *c) for c in self._candidates(obj, action))
+    def enabled(self, obj: Any, action: str, witness: list) -> Any:
+        """Symbolic: the precondition holds for the witness or for a probe argument list."""
+        pre = self.program.sym_pre[action]
+        result = holds(pre, obj, *witness)
+        if self.program.params[action]:
+            for candidate in self._candidates(obj, action):
+                result = result | holds(lambda c=candidate: pre(obj, *c()))
+        return result
 
     def witness(self, v: dict[str, Any], prefix: str, action: str) -> list:
         return [v[witness_key(prefix, action, p)] for p in self.program.params[action]]
@@ -101,15 +108,23 @@ class Enabledness:
         return {witness_key(prefix, q, p): typ
                 for q in self.program.model.actions for p, typ in self.program.params[q].items()}
 
-    def state(self, obj: Any, v: dict[str, Any], prefix: str) -> Enabled:
-        return frozenset(q for q in self.program.model.actions if self.enabled(obj, q, self.witness(v, prefix, q)))
+    def matches(self, obj: Any, v: dict[str, Any], prefix: str, state: Enabled) -> Any:
+        """Symbolic: the object's enabled set is `state` (with these witnesses)."""
+        result: Any = True
+        for q in self.program.model.actions:
+            result = result & (self.enabled(obj, q, self.witness(v, prefix, q)) == (q in state))
+        return result
 
 
 def _result_matches(en: Enabledness, obj: Any, v: dict[str, Any], exclude: frozenset[Enabled],
-                    wanted: Enabled | None) -> bool:
-    assume(holds(en.program.inv, obj))
-    after = en.state(obj, v, "u")
-    return after == wanted if wanted is not None else after not in exclude
+                    wanted: Enabled | None) -> Any:
+    assume(holds(en.program.sym_inv, obj))
+    if wanted is not None:
+        return en.matches(obj, v, "u", wanted)
+    result: Any = True
+    for state in exclude:
+        result = result & (en.matches(obj, v, "u", state) == False)  # noqa: E712 (symbolic not)
+    return result
 
 
 def transition_goal(program: Program, probes: Probes, source: Enabled, method: str, *,
@@ -123,11 +138,9 @@ def transition_goal(program: Program, probes: Probes, source: Enabled, method: s
 
     def predicate(v: dict[str, Any]) -> bool:
         obj = build(program.cls, {f: v[field_key(f)] for f in program.fields})
-        assume(holds(program.inv, obj))
-        for q in program.model.actions:
-            assume(en.enabled(obj, q, en.witness(v, "w", q)) == (q in source))
         args = {p: v[arg_key(p)] for p in program.params[method]}
-        assume(holds(program.pre[method], obj, *args.values()))
+        assume(holds(program.sym_inv, obj) & en.matches(obj, v, "w", source)
+               & holds(program.sym_pre[method], obj, *args.values()))
         program.call(obj, method, args)
         return _result_matches(en, obj, v, exclude, wanted)
 
@@ -143,8 +156,8 @@ def initial_goal(program: Program, probes: Probes, ctor: str, *, exclude: frozen
 
     def predicate(v: dict[str, Any]) -> bool:
         args = {p: v[arg_key(p)] for p in program.params[ctor]}
-        assume(holds(program.pre[ctor], *args.values()) if factory
-               else holds(program.pre[ctor], None, *args.values()))
+        assume(holds(program.sym_pre[ctor], *args.values()) if factory
+               else holds(program.sym_pre[ctor], None, *args.values()))
         obj = program.construct(ctor, args)
         return _result_matches(en, obj, v, exclude, wanted)
 
@@ -156,6 +169,6 @@ def precondition_goal(program: Program, obj: Any, action: str) -> Goal:
     inputs = {arg_key(p): t for p, t in program.params[action].items()}
 
     def predicate(v: dict[str, Any]) -> bool:
-        return holds(program.pre[action], obj, *(v[arg_key(p)] for p in program.params[action]))
+        return holds(program.sym_pre[action], obj, *(v[arg_key(p)] for p in program.params[action]))
 
     return Goal(inputs, predicate)

@@ -1,18 +1,11 @@
-"""A connection pool holding a dict of sessions, up to a limit (deal contracts).
+"""A connection pool holding a dict of sessions (id -> requests served), up to a limit
+(deal contracts).
 
 Its typestate: empty {open_session}, partly used {close_all, close_session, open_session},
 full {close_all, close_session}.
 """
 
 import deal
-
-
-class Session:
-    """One open session: who opened it and how many requests it served."""
-
-    def __init__(self, user: str) -> None:
-        self.user = user
-        self.requests = 0
 
 
 @deal.inv(lambda pool: 1 <= pool.limit and len(pool.sessions) <= pool.limit)
@@ -22,12 +15,12 @@ class ConnectionPool:
     @deal.pre(lambda self, limit: limit >= 1)
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.sessions: dict[int, Session] = {}
+        self.sessions: dict[int, int] = {}  # session id -> requests served
 
     @deal.pre(lambda self, sid: len(self.sessions) < self.limit and sid not in self.sessions)
     @deal.ensure(lambda self, sid, result: sid in self.sessions)
     def open_session(self, sid: int) -> None:
-        self.sessions[sid] = Session(f"user{sid}")
+        self.sessions[sid] = 0
 
     @deal.pre(lambda self, sid: sid in self.sessions)
     def close_session(self, sid: int) -> None:

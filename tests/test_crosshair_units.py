@@ -1,0 +1,215 @@
+"""Unit tests of the CrossHair backend's parts: the search harness, the eager boolean
+combinators, object construction from field types, the disk cache, budget and Ctrl-C."""
+
+from __future__ import annotations
+
+import ast
+import enum
+import os
+from pathlib import Path
+
+import pytest
+
+from contractor.api import InferOptions, infer, load_model
+from contractor.crosshair_backend import make_crosshair_backend
+from contractor.crosshair_backend.cache import DiskCache
+from contractor.crosshair_backend.eager import ch_all, ch_any, ch_not, holds
+from contractor.crosshair_backend.harness import assume, search
+from contractor.crosshair_backend.objects import build, python_type, snapshot
+from contractor.crosshair_backend.program import _eager
+from contractor.errors import InputError, Location
+from contractor.model import Field, TypeRef
+
+ROOT = Path(__file__).resolve().parent.parent
+STACK = f"{ROOT}/samples/crosshair/stack.py:BoundedStack"
+
+
+# -- harness ---------------------------------------------------------------------------
+def test_search_finds_an_example_meeting_assumptions():
+    def goal(v):
+        assume(v["x"] > 3)
+        return len(v["xs"]) == 1 and v["xs"][0] == v["x"] * 2
+
+    out = search({"x": int, "xs": list[int]}, goal, 5)
+    assert out.status == "found"
+    assert out.example["x"] > 3 and out.example["xs"] == [out.example["x"] * 2]
+
+
+def test_search_exhausts_when_nothing_qualifies():
+    def goal(v):
+        assume(v["x"] > 3)
+        return v["x"] < 2
+
+    assert search({"x": int}, goal, 5).status == "none"
+
+
+def test_search_reports_unknown_on_timeout():
+    out = search({"xs": list[int]}, lambda v: sum(v["xs"]) == 7 and len(v["xs"]) > 100, 0.3)
+    assert out.status == "unknown" and "incomplete" in out.detail
+
+
+def test_search_ends_a_path_where_user_code_raises():
+    def goal(v):
+        if v["x"] == 5:
+            raise ValueError("boom")
+        return v["x"] == 5
+
+    assert search({"x": int}, goal, 5).status == "none"
+
+
+def test_keyboard_interrupt_passes_through_crosshair():
+    def goal(v):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search({"x": int}, goal, 5)
+
+
+# -- eager combinators -------------------------------------------------------------------
+CASES = ["a and b", "a or b", "not a", "a and not b or c", "0 <= x <= 3", "x < 3 < y",
+         "xs and xs[0] > 0", "not xs or xs[0] > 0", "(not xs) and 1 / x > 0"]
+
+
+@pytest.mark.parametrize("text", CASES)
+@pytest.mark.parametrize("env", [
+    dict(a=True, b=False, c=True, x=0, y=5, xs=[]),
+    dict(a=False, b=True, c=False, x=2, y=1, xs=[1]),
+    dict(a=True, b=True, c=False, x=-1, y=4, xs=[0]),
+])
+def test_eager_rewrite_agrees_with_python_on_concrete_values(text, env):
+    expr = ast.parse(text, mode="eval").body
+    tree = ast.fix_missing_locations(ast.Expression(_eager(expr)))
+    scope = dict(env, __ch_all=ch_all, __ch_any=ch_any, __ch_not=ch_not)
+    try:
+        expected = bool(eval(text, {}, dict(env)))
+    except Exception:
+        expected = False
+    assert holds(lambda: eval(compile(tree, "<t>", "eval"), scope)) == expected
+
+
+def test_eager_conditions_do_not_fork_per_conjunct():
+    # three independent conjuncts: with `and` CrossHair would fork; the eager form forks
+    # once (in the goal), so an unsatisfiable combination is proven quickly
+    def goal(v):
+        return holds(lambda: ch_all(lambda: v["a"] > 0, lambda: v["b"] > 0, lambda: v["a"] + v["b"] < 0))
+
+    assert search({"a": int, "b": int}, goal, 5).status == "none"
+
+
+# -- objects -----------------------------------------------------------------------------
+class Colour(enum.Enum):
+    RED = 1
+
+
+class Box:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+def _module():
+    import types
+
+    module = types.ModuleType("m")
+    module.Colour, module.Box = Colour, Box
+    return module
+
+
+def test_python_types_for_field_types():
+    m = _module()
+    assert python_type(TypeRef("list", (TypeRef("int"),)), m, "f") == list[int]
+    assert python_type(TypeRef("dict", (TypeRef("str"), TypeRef("class", name="Box"))), m, "f") == dict[str, Box]
+    assert python_type(TypeRef("optional", (TypeRef("enum", name="Colour"),)), m, "f") == Colour | None
+    assert python_type(TypeRef("tuple", (TypeRef("int"), TypeRef("bool"))), m, "f") == tuple[int, bool]
+
+
+def test_a_field_of_unknown_type_names_the_field_and_how_to_annotate_it():
+    field = Field("items", TypeRef("any"), Location("k.py", 7, 8))
+    with pytest.raises(InputError) as err:
+        python_type(field.type, _module(), "field 'items' of K", field)
+    assert "k.py:7:8" in str(err.value) and "'items'" in str(err.value) and "annotate" in str(err.value)
+
+
+def test_build_skips_init_and_snapshot_is_json_friendly():
+    box = build(Box, {"size": 3})
+    assert box.size == 3
+    assert snapshot({"b": box, "c": Colour.RED, "s": {2, 1}, "t": (1, "x")}) == \
+        {"b": {"__class__": "Box", "size": 3}, "c": "Colour.RED", "s": [1, 2], "t": [1, "x"]}
+
+
+# -- cache ---------------------------------------------------------------------------------
+def test_cache_round_trip_and_atomic_entries(tmp_path):
+    cache = DiskCache.for_setting({"source": "class A: pass", "timeout": 1}, tmp_path)
+    assert cache.get(["step", ["a"], "m"]) is None
+    cache.put(["step", ["a"], "m"], {"targets": [1, 2]})
+    assert cache.get(["step", ["a"], "m"]) == {"targets": [1, 2]}
+    assert not list(cache.folder.glob("*.tmp"))
+    other = DiskCache.for_setting({"source": "class A: pass", "timeout": 2}, tmp_path)
+    assert other.folder != cache.folder and other.get(["step", ["a"], "m"]) is None
+
+
+def test_cache_ignores_a_damaged_entry(tmp_path):
+    cache = DiskCache.for_setting({"s": 1}, tmp_path)
+    cache.put(["q"], [1])
+    next(cache.folder.glob("*.json")).write_text('{"query": ["q"], "val')
+    assert cache.get(["q"]) is None
+
+
+def test_second_run_is_answered_from_the_cache(tmp_path):
+    options = InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)})
+    first = infer(STACK, options)
+    second = infer(STACK, options)
+    assert first.stats.queries > 0 and second.stats.queries == 0
+    strip = lambda ts: {k: v for k, v in ts.to_dict().items() if k != "stats"}  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+def test_cache_dir_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONTRACTOR_CACHE_DIR", str(tmp_path / "c"))
+    infer(STACK, InferOptions(backend="crosshair", timeout=5))
+    assert list((tmp_path / "c").rglob("*.json"))
+
+
+# -- budget, options, interruption ---------------------------------------------------------------
+def test_exhausted_budget_stops_querying_says_so_and_writes_no_cache(tmp_path):
+    options = InferOptions(backend="crosshair", timeout=5,
+                           crosshair_options={"budget": 0, "cache_dir": str(tmp_path)})
+    ts = infer(STACK, options)
+    assert ts.stats.queries == 0
+    assert not list(tmp_path.rglob("*.json"))
+    assert any(f.kind == "unknown" and "budget" in f.message for f in ts.findings)
+
+
+def test_budget_used_up_midway_keeps_known_states_as_may(tmp_path):
+    model = load_model(STACK)
+    backend = make_crosshair_backend(model, InferOptions(backend="crosshair", timeout=5,
+                                                         crosshair_options={"cache": False}))
+    (init,) = backend.initial_targets("__init__")
+    backend.budget = 0  # used up from now on
+    targets = backend.targets(init.enabled, "push")
+    assert {t.certainty for t in targets} == {"may"} and {t.enabled for t in targets} == {init.enabled}
+    assert "budget" in targets[0].reason
+
+
+def test_unknown_crosshair_option_is_refused():
+    model = load_model(STACK)
+    with pytest.raises(ValueError, match="budgett"):
+        make_crosshair_backend(model, InferOptions(backend="crosshair", crosshair_options={"budgett": 1}))
+
+
+def test_ctrl_c_during_a_query_gives_a_partial_typestate(tmp_path, monkeypatch):
+    from contractor.crosshair_backend import backend as backend_module
+
+    calls = {"n": 0}
+    real = backend_module.search
+
+    def interrupting(inputs, goal, timeout):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            def goal(v):  # noqa: F811  (raised inside CrossHair's path loop)
+                raise KeyboardInterrupt
+        return real(inputs, goal, timeout)
+
+    monkeypatch.setattr(backend_module, "search", interrupting)
+    ts = infer(STACK, InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)}))
+    assert ts.complete is False
+    assert any(f.kind == "incomplete" for f in ts.findings)
