@@ -6,8 +6,10 @@ deterministic; S2 --start--> S5 is marked "may" here to test how may-transitions
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import time
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -371,3 +373,49 @@ def test_writer_refuses_a_file_as_folder(tmp_path):
     with pytest.raises(ContractorError, match="not a folder"):
         write_artifacts(door_typestate(), target, svg=False, html=False)
     assert Path(target).read_text() == "x"
+
+
+def flags_typestate(n: int) -> Typestate:
+    """n independent flags, each with set_i/clear_i: 2^n states, n * 2^n transitions."""
+    ids = {bits: f"S{k + 1}" for k, bits in enumerate(itertools.product((0, 1), repeat=n))}
+    states = tuple(
+        State(
+            sid,
+            tuple(sorted(f"{'clear' if b else 'set'}_{i}" for i, b in enumerate(bits))),
+            "",
+            initial=not any(bits),
+        )
+        for bits, sid in ids.items()
+    )
+    transitions = tuple(
+        Transition(
+            sid,
+            f"{'clear' if bits[i] else 'set'}_{i}",
+            ids[bits[:i] + (1 - bits[i],) + bits[i + 1 :]],
+            "must",
+        )
+        for bits, sid in ids.items()
+        for i in range(n)
+    )
+    return Typestate(
+        "Flags",
+        "flags.py",
+        (),
+        ("__init__",),
+        states,
+        transitions,
+        (Initialization("__init__", "S1", "must"),),
+        (),
+        (),
+        Stats(),
+    )
+
+
+def test_large_typestates_use_a_fast_layout():
+    small, large = to_dot(flags_typestate(4)), to_dot(flags_typestate(6))
+    assert "layout" not in small and 'layout="neato"' in large
+    started = time.perf_counter()
+    root = ET.fromstring(render_svg(large))  # dot's own layout takes minutes here
+    assert time.perf_counter() - started < 10
+    texts = {t.text for t in root.iter() if t.tag.endswith("text")}
+    assert {"S1", "S64", "set_5", "clear_0"} <= texts

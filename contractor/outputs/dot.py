@@ -3,7 +3,8 @@
 States are nodes labelled with their id and enabled methods; initial states are drawn
 bold with a double circle and reached from an invisible start point by one arrow per
 constructor; may-transitions are dashed with a `?` after the method; stuck states
-(no enabled method) are filled grey and labelled as stuck.
+(no enabled method) are filled grey and labelled as stuck. Large typestates ask for
+the neato layout (see LARGE), which stays fast where dot's would take minutes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from contractor.typestate import State, Typestate
 
 START = "__start__"  # the invisible start point's node id
 WRAP = 28  # characters per line of a node's method list
+# Beyond this many transitions the layout is neato's instead of dot's: dot lays out edge
+# labels as extra nodes, which takes minutes for a few hundred labelled edges (neato: seconds).
+LARGE = 80
 
 
 def quote(text: str) -> str:
@@ -55,9 +59,12 @@ def _edge(source: str, target: str, method: str, certainty: str) -> str:
 
 def to_dot(ts: Typestate) -> str:
     """The DOT text of `ts` (deterministic: states, then edges, in the typestate's order)."""
+    graph = {"label": _title(ts), "labelloc": "t", "rankdir": "LR", "fontname": "Helvetica"}
+    if len(ts.transitions) > LARGE:
+        graph.update(layout="neato", overlap="false")
     lines = [
         f"digraph {quote(ts.class_name)} {{",
-        f"  graph {_attrs(label=_title(ts), labelloc='t', rankdir='LR', fontname='Helvetica')};",
+        f"  graph {_attrs(**graph)};",
         f"  node {_attrs(shape='ellipse', fontname='Helvetica', fontsize='11')};",
         f"  edge {_attrs(fontname='Helvetica', fontsize='10')};",
     ]
