@@ -221,3 +221,160 @@ def test_strengthened_samples_behave_like_the_originals(tmp_path_factory, target
         run_sequence(data, model, ts, original, strengthened, dialect)
 
     check()
+
+
+# --- CrossHair on the strengthened samples -------------------------------------------------
+
+def crosshair(path: Path, dialect: str) -> subprocess.CompletedProcess:
+    kind = ["--analysis_kind=asserts"] if dialect == "asserts" else []
+    return subprocess.run([sys.executable, "-m", "crosshair", "check", "--per_condition_timeout=2", *kind, path.name],
+                          cwd=path.parent, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("target", SAMPLES)
+def test_crosshair_finds_no_violation_in_strengthened_samples(tmp_path, target):
+    model, ts, _ = sample(target)
+    dialect = model.dialects[0] if model.dialects else "asserts"
+    run = crosshair(write(tmp_path, strengthen(model, ts), f"{model.name.lower()}_strengthened.py"), dialect)
+    assert run.returncode == 0 and "error" not in run.stdout, run.stdout + run.stderr
+
+
+def test_crosshair_catches_a_typestate_table_that_disagrees_with_the_update(tmp_path):
+    text = strengthen(golden_model("door"), golden_typestate("door"), "pep316")
+    start = text.index('"open": {')
+    wrong = text[:start] + text[start:].replace("(DoorState.S2,)", "(DoorState.S4,)", 1)
+    run = crosshair(write(tmp_path, wrong, "door_wrong.py"), "pep316")
+    assert run.returncode == 1 and "when calling open(" in run.stdout, run.stdout + run.stderr
+
+
+# --- golden files ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, dialect", [("door", d) for d in DIALECTS] + [("stack", "icontract")])
+def test_golden(name, dialect):
+    text = strengthen(golden_model(name), golden_typestate(name), dialect, origin=f"{name}.typestate.json")
+    golden = GOLDEN / f"{name}.{dialect}.py"
+    if UPDATE:
+        golden.write_text(text)
+    assert text == golden.read_text(), f"refresh with CONTRACTOR_UPDATE_GOLDEN=1 if the change is intended"
+    compile(text, str(golden), "exec")
+
+
+# --- source surgery -------------------------------------------------------------------------
+
+GATE = '''\
+"""A gate: the module docstring stays."""
+from __future__ import annotations
+
+import dataclasses
+
+
+# The gate class (this comment stays above it).
+class Gate:
+    def __init__(self, level: int = 0) -> None:
+        self.level = level  # 0: closed
+        if level < 0:
+            self.level = 0
+            return
+
+    def lift(self, by: int, *rest: int, slowly: bool = False, **extra) -> int:
+        """Lift the gate."""
+        # an early return must still update the state
+        if by <= 0:
+            return self.level
+        self.level += by + sum(rest)
+        return self.level
+
+    def drop(self): self.level = 0
+'''
+GATE_STATES = {"S1": (("lift",), "self.level == 0"), "S2": (("drop", "lift"), "self.level > 0")}
+GATE_TRANSITIONS = [("S1", "lift", "S1"), ("S1", "lift", "S2"), ("S2", "lift", "S2"), ("S2", "drop", "S1")]
+
+
+def gate(tmp_path, source=GATE, dialect="asserts", inits=("S1", "S2")):
+    path = write(tmp_path, source, "gate.py")
+    model = api.load_model(f"{path}:Gate")
+    text = strengthen(model, hand_typestate("Gate", GATE_STATES, GATE_TRANSITIONS, inits), dialect)
+    return text, load_module(write(tmp_path, text, "gate_strengthened.py"))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_comments_early_returns_and_parameters_survive(tmp_path, dialect):
+    text, module = gate(tmp_path, dialect=dialect)
+    for kept in ('"""A gate: the module docstring stays."""', "# The gate class (this comment stays above it).",
+                 "# 0: closed", "# an early return must still update the state", '"""Lift the gate.'):
+        assert kept in text
+    assert text.index("from __future__") < text.index("import enum")
+    g = module.Gate()
+    assert g._typestate is module.GateState.S1
+    assert g.lift(0) == 0 and g._typestate is module.GateState.S1  # early return, state chosen by invariant
+    assert g.lift(1, 2, 3, slowly=True, colour="red") == 6 and g._typestate is module.GateState.S2
+    g.drop()
+    assert (g.level, g._typestate) == (0, module.GateState.S1)
+    with pytest.raises(ERRORS[dialect], match=r"Gate\.drop\(\) is not enabled in state S1 \(enabled: lift\); "
+                                              r"to enable it, call lift\(\) first"):
+        g.drop()
+
+
+def test_several_initial_states_are_chosen_by_invariant(tmp_path):
+    _, module = gate(tmp_path)
+    assert module.Gate(3)._typestate is module.GateState.S2
+    assert module.Gate(-1)._typestate is module.GateState.S1  # __init__ returns early here
+
+
+def test_a_class_without_init_and_a_dataclass_get_their_state(tmp_path):
+    plain = GATE.replace("    def __init__", "    level = 0\n\n    def __unused").replace("            return\n", "")
+    _, module = gate(tmp_path, plain, inits=("S1",))
+    assert module.Gate()._typestate is module.GateState.S1
+    data = plain.replace("class Gate:", "@dataclasses.dataclass\nclass Gate:").replace("    level = 0", "    level: int = 0")
+    _, module = gate(tmp_path, data)
+    assert module.Gate(2)._typestate is module.GateState.S2 and module.Gate(2).level == 2
+
+
+def test_bad_typestates_are_input_errors(tmp_path):
+    model = golden_model("door")
+    other = hand_typestate("Window", GATE_STATES, GATE_TRANSITIONS)
+    with pytest.raises(InputError, match="the typestate is of class Window, not Door"):
+        strengthen(model, other)
+    path = write(tmp_path, GATE, "gate.py")
+    broken = hand_typestate("Gate", {**GATE_STATES, "S2": (("drop", "lift"), "self.level >")}, GATE_TRANSITIONS)
+    with pytest.raises(InputError, match="invariant of state S2 .* is not a Python expression"):
+        strengthen(api.load_model(f"{path}:Gate"), broken)
+
+
+def test_state_table_search():
+    table = build_table(golden_typestate("door"))
+    assert table.enabling_calls("S2", "open") == ["close"]
+    assert table.enabling_calls("S6", "open") == ["safe", "close", "stop"]
+    assert table.methods["open"].constant_target == "S2" and not table.needs_invariants
+    stack = build_table(golden_typestate("stack"))
+    assert stack.needs_invariants == ("S1", "S2", "S3") and not stack.methods["push"].deterministic
+
+
+# --- the command ----------------------------------------------------------------------------
+
+def test_command_writes_what_the_api_returns(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    source = "tests/golden/strengthen/door.typestate.json"
+    result = CliRunner().invoke(main, ["strengthen", "tests/golden/strengthen/door.py:Door", "--from", source,
+                                       "--out", str(tmp_path), "--dialect", "deal"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "door_strengthened.py"
+    assert result.output == f"Wrote {written}\n"
+    assert written.read_text() == strengthen(golden_model("door"), golden_typestate("door"), "deal", origin=source)
+    assert output_path(golden_model("door")) == Path("output/Door/door_strengthened.py")
+
+
+@pytest.mark.parametrize("typestate, message", [
+    ("{not json", "not JSON"),
+    ('{"class": "Door"}', "not a typestate.json"),
+    (None, "the typestate is of class BoundedStack, not Door"),
+])
+def test_command_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, typestate, message):
+    monkeypatch.chdir(REPO)
+    source = tmp_path / "typestate.json"
+    source.write_text(typestate if typestate else (GOLDEN / "stack.typestate.json").read_text())
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["strengthen", "tests/golden/strengthen/door.py:Door", "--from", str(source),
+                                       "--out", str(out)])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert not out.exists()

@@ -255,6 +255,10 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
     needed = ["enum"] + ([DIALECT_MODULES[dialect]] if dialect in DIALECT_MODULES else [])
     imports = "".join(f"import {m}\n" for m in needed if m not in imported)
     if imports:
-        after = src.imports_line(model.source, model.module)
-        edits.append(src.Edit(after + 1, after, ("\n" if after else "") + imports + "\n"))
+        first_import = src.first_import_line(model.module)
+        if first_import:  # beside the module's own imports
+            edits.append(src.Edit(first_import, first_import - 1, imports))
+        else:
+            after = src.imports_line(model.source, model.module)
+            edits.append(src.Edit(after + 1, after, ("\n" if after else "") + imports + "\n"))
     return src.apply_edits(model.source, edits)

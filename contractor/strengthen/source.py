@@ -207,6 +207,18 @@ def imports_line(source: str, module: ast.Module) -> int:
     return after
 
 
+def first_import_line(module: ast.Module) -> int | None:
+    """The line of the first module-level import (not from __future__), if it comes before any other code."""
+    for stmt in module.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return stmt.lineno
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt is module.body[0]):
+            return None
+    return None
+
+
 def imported_modules(module: ast.Module) -> set[str]:
     """Names bound at module level by plain `import x` statements."""
     return {alias.asname or alias.name for s in module.body if isinstance(s, ast.Import) for alias in s.names}
