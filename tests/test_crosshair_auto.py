@@ -1,0 +1,64 @@
+"""The CrossHair and auto backends against the z3 backend on the z3-subset samples: the
+same typestate (states, initial states, transitions with their certainty), with each
+transition attributed to the backend that decided it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from contractor.api import InferOptions, infer, load_model, make_backend
+from contractor.explore import explore
+from contractor.typestate import Typestate
+
+ROOT = Path(__file__).resolve().parent.parent
+Z3_SUBSET = ["door.py:Door", "turnstile.py:Turnstile", "int_queue.py:IntQueue", "stack.py:BoundedStack",
+             "loop_counter.py:Countdown"]
+
+
+def shape(ts: Typestate):
+    enabled = {s.id: frozenset(s.enabled) for s in ts.states}
+    return (
+        {frozenset(s.enabled) for s in ts.states},
+        {enabled[i.target] for i in ts.initializations},
+        {(enabled[t.source], t.method, enabled[t.target], t.certainty) for t in ts.transitions},
+    )
+
+
+def run(target: str, backend: str, tmp_path) -> Typestate:
+    options = InferOptions(backend=backend, timeout=5, crosshair_options={"cache_dir": str(tmp_path)})
+    return infer(f"{ROOT}/samples/{target}", options)
+
+
+@pytest.mark.parametrize("target", Z3_SUBSET)
+def test_crosshair_and_auto_agree_with_z3(target, tmp_path):
+    z3 = run(target, "z3", tmp_path)
+    crosshair = run(target, "crosshair", tmp_path)
+    auto = run(target, "auto", tmp_path)
+    assert shape(crosshair) == shape(z3)
+    assert shape(auto) == shape(z3)
+    assert {t.backend for t in crosshair.transitions} == {"crosshair"}
+    assert set(crosshair.stats.queries_by_backend) == {"crosshair"}
+    assert set(auto.stats.queries_by_backend) == {"z3", "crosshair"}
+
+
+def test_auto_never_imports_a_class_z3_translates_fully():
+    model = load_model(f"{ROOT}/samples/door.py:Door")
+    backend = make_backend(model, InferOptions(backend="auto", timeout=5))
+    ts = explore(model, backend)
+    assert backend._crosshair is None  # the user's module was never imported
+    assert ts.stats.queries_by_backend["crosshair"] == 0
+    assert {t.backend for t in ts.transitions} == {"z3"}
+
+
+def test_auto_uses_crosshair_where_z3_is_not_exact(tmp_path):
+    model = load_model(f"{ROOT}/samples/loop_counter.py:Countdown")
+    backend = make_backend(model, InferOptions(backend="auto", timeout=5,
+                                                crosshair_options={"cache_dir": str(tmp_path)}))
+    ts = explore(model, backend)
+    inexact = set(model.actions) - backend.exact
+    assert inexact, "the sample should have a method z3 cannot translate exactly"
+    for t in ts.transitions:
+        assert t.backend == ("crosshair" if t.method in inexact else "z3")
+    assert ts.stats.queries_by_backend["crosshair"] > 0 and ts.stats.queries_by_backend["z3"] > 0
