@@ -35,8 +35,7 @@ UPDATE = os.environ.get("CONTRACTOR_UPDATE_GOLDEN") == "1"
 ERRORS = {"pep316": contractor.TypestateError, "icontract": icontract.ViolationError,
           "deal": deal.PreContractError, "asserts": AssertionError}
 SAMPLES = ["door.py:Door", "stack.py:BoundedStack", "account.py:Account", "turnstile.py:Turnstile",
-           "loop_counter.py:Countdown",
-           pytest.param("int_queue.py:IntQueue", marks=pytest.mark.slow)]  # its inference takes minutes
+           "loop_counter.py:Countdown", "int_queue.py:IntQueue"]
 _counter = itertools.count()
 
 
@@ -328,6 +327,24 @@ def test_a_class_without_init_and_a_dataclass_get_their_state(tmp_path):
     data = plain.replace("class Gate:", "@dataclasses.dataclass\nclass Gate:").replace("    level = 0", "    level: int = 0")
     _, module = gate(tmp_path, data)
     assert module.Gate(2)._typestate is module.GateState.S2 and module.Gate(2).level == 2
+
+
+def test_a_factory_sets_the_state_of_the_object_it_returns(tmp_path):
+    factory = GATE.replace("    def drop(self)", """    @classmethod
+    def raised(cls, by: int = 1) -> "Gate":
+        gate = cls(0)
+        gate.level = by
+        return gate
+
+    def drop(self)""")
+    path = write(tmp_path, factory, "gate.py")
+    model = api.load_model(f"{path}:Gate")
+    assert "raised" in model.constructors
+    data = hand_typestate("Gate", GATE_STATES, GATE_TRANSITIONS).to_dict()
+    data["initializations"] += [{"constructor": "raised", "target": s, "certainty": "must"} for s in ("S1", "S2")]
+    module = load_module(write(tmp_path, strengthen(model, Typestate.from_dict(data)), "gate_strengthened.py"))
+    assert module.Gate.raised(4)._typestate is module.GateState.S2
+    assert module.Gate.raised(0)._typestate is module.GateState.S1
 
 
 def test_bad_typestates_are_input_errors(tmp_path):
