@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict
-from typing import Any
 
 from contractor.backend import Enabled, Target
 from contractor.crosshair_backend.cache import DiskCache

@@ -122,7 +122,10 @@ class Program:
                     raise InputError(
                         f"parameter {p.name!r} of {name} has no type annotation; CrossHair needs one "
                         f"(e.g. `{p.name}: int`)", p.location, "parameter type")
-                params[name][p.name] = python_type(p.type, module, f"parameter {p.name!r} of {name}")
+                try:
+                    params[name][p.name] = python_type(p.type, module, f"parameter {p.name!r} of {name}")
+                except InputError as err:
+                    raise InputError(err.message, p.location, "parameter type") from None
             first = [] if method.kind == "factory" else ["self"]
             names = first + [p.name for p in method.params]
             pre[name] = _function(f"__pre_{name}", names, method.preconditions, model.path, env)
