@@ -212,3 +212,12 @@ def test_ctrl_c_during_a_query_gives_a_partial_typestate(tmp_path, monkeypatch):
     ts = infer(STACK, InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)}))
     assert ts.complete is False
     assert any(f.kind == "incomplete" for f in ts.findings)
+
+
+def test_unannotated_parameter_is_an_input_error_naming_it(tmp_path):
+    source = tmp_path / "k.py"
+    source.write_text("class K:\n    def __init__(self) -> None:\n        self.n = 0\n\n"
+                      "    def add(self, x):\n        '''pre: x > 0'''\n        self.n += x\n")
+    with pytest.raises(InputError) as err:
+        infer(f"{source}:K", InferOptions(backend="crosshair", crosshair_options={"cache": False}))
+    assert "k.py:5:" in str(err.value) and "'x'" in str(err.value) and "annotation" in str(err.value)
