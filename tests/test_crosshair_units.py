@@ -56,6 +56,18 @@ def test_search_ends_a_path_where_user_code_raises():
     assert search({"x": int}, goal, 5).status == "none"
 
 
+def test_side_effects_of_user_code_are_blocked_during_a_search(tmp_path):
+    target = tmp_path / "written.txt"
+
+    def goal(v):
+        with open(target, "w") as out:  # the audit-hook wall refuses this
+            out.write("x")
+        return True
+
+    assert search({"x": int}, goal, 5).status == "none"
+    assert not target.exists()
+
+
 def test_keyboard_interrupt_passes_through_crosshair():
     def goal(v):
         raise KeyboardInterrupt
