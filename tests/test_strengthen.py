@@ -357,6 +357,9 @@ def test_bad_typestates_are_input_errors(tmp_path):
     other = hand_typestate("Window", GATE_STATES, GATE_TRANSITIONS)
     with pytest.raises(InputError, match="the typestate is of class Window, not Door"):
         strengthen(model, other)
+    partial = Typestate.from_dict({**golden_typestate("door").to_dict(), "complete": False})
+    with pytest.raises(InputError, match="partial"):
+        strengthen(model, partial)
     path = write(tmp_path, GATE, "gate.py")
     broken = hand_typestate("Gate", {**GATE_STATES, "S2": (("drop", "lift"), "self.level >")}, GATE_TRANSITIONS)
     with pytest.raises(InputError, match="invariant of state S2 .* is not a Python expression"):

@@ -86,6 +86,9 @@ def build_table(typestate: Typestate, actions: tuple[str, ...] | None = None) ->
     """
     if not typestate.states:
         raise InputError(f"the typestate of {typestate.class_name} has no states", construct="typestate")
+    if not typestate.complete:
+        raise InputError(f"the typestate of {typestate.class_name} is partial (its exploration stopped early); "
+                         "strengthening with it would reject calls the class allows", construct="typestate")
     names = {s.id for s in typestate.states}
     if actions is not None:
         missing = sorted(set(typestate.methods) - set(actions))
