@@ -99,6 +99,15 @@ def test_paper_client_fails_at_open_and_corrected_client_runs(tmp_path, dialect)
     assert door._typestate is module.DoorState.S2
 
 
+def test_the_strengthened_module_runs_without_contractor(tmp_path):
+    write(tmp_path, strengthen(golden_model("door"), golden_typestate("door"), "pep316"), "door_s.py")
+    client = ("import sys; sys.modules['contractor'] = None\n"  # makes `import contractor` fail
+              "import door_s\nd = door_s.Door(); d.start(); d.alarm(); d.safe(); d.stop()\n"
+              "try:\n    d.open()\nexcept AssertionError as e:\n    print(type(e).__module__, e)\n")
+    run = subprocess.run([sys.executable, "-c", client], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.stdout.startswith("door_s Door.open() is not enabled in state S2"), run.stdout + run.stderr
+
+
 def test_paper_client_on_the_real_pipeline(tmp_path):
     model = api.load_model(str(REPO / "samples" / "door.py") + ":Door")
     module = load_module(write(tmp_path, strengthen(model, api.infer_model(model))))
