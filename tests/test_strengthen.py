@@ -27,6 +27,7 @@ from contractor.cli import main
 from contractor.errors import InputError
 from contractor.model import DIALECTS
 from contractor.strengthen import build_table, output_path, strengthen
+from contractor.strengthen.source import add_docstring_lines
 from contractor.typestate import Typestate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -373,6 +374,21 @@ def test_bad_typestates_are_input_errors(tmp_path):
     broken = hand_typestate("Gate", {**GATE_STATES, "S2": (("drop", "lift"), "self.level >")}, GATE_TRANSITIONS)
     with pytest.raises(InputError, match="invariant of state S2 .* is not a Python expression"):
         strengthen(api.load_model(f"{path}:Gate"), broken)
+
+
+@pytest.mark.parametrize("docstring", [
+    '"One line."',
+    "'''Two\\tparts.'''",
+    r'"Quotes \"\"\" and a \\ here."',
+    '"""\n    pre: x\n    """',
+    None,
+])
+def test_contract_lines_join_any_docstring(docstring):
+    text = add_docstring_lines(f"    {docstring}\n" if docstring else None, ["pre: a", "post: b"], "    ")
+    value = ast.literal_eval(text.strip())
+    if docstring:
+        assert value.startswith(ast.literal_eval(docstring).rstrip())
+    assert value.rstrip().endswith("    pre: a\n    post: b")
 
 
 def test_state_table_search():

@@ -127,7 +127,7 @@ def add_docstring_lines(docstring: str | None, new_lines: list[str], indent: str
     quote = text[-3:] if text.endswith(('"""', "'''")) else None
     if quote is None or "\\" in text or any(q in value for q in ('"""', "'''")):
         # A one-quote or escaped docstring: rewrite it as an ordinary triple-quoted one.
-        body = value.strip().replace("\\", "\\\\")
+        body = value.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
         return f'{indent}"""{body}\n\n{added}{indent}"""\n'
     inner = text[:-3].rstrip()
     last = inner.splitlines()[-1].strip()

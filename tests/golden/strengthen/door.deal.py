@@ -114,7 +114,9 @@ class Door:
 
         pre: self.closed and not self.moving
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         self._open_body()
         self._typestate = DoorState.S2
 
@@ -134,7 +136,9 @@ class Door:
         """
         pre: not self.closed and not self.danger
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         state_before = self._typestate
         self._close_body()
         self._typestate = {DoorState.S2: DoorState.S1, DoorState.S3: DoorState.S4}[
@@ -158,7 +162,9 @@ class Door:
         """
         pre: not self.moving
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         state_before = self._typestate
         self._start_body()
         self._typestate = {
@@ -186,7 +192,9 @@ class Door:
         """
         pre: self.moving
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         state_before = self._typestate
         self._stop_body()
         self._typestate = {
@@ -212,7 +220,9 @@ class Door:
         """
         pre: not self.danger
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         state_before = self._typestate
         self._alarm_body()
         self._typestate = {
@@ -239,7 +249,9 @@ class Door:
         """
         pre: self.danger
         """
-        self._typestate_before = self._typestate
+        self._typestate_before = (
+            self._typestate
+        )  # for deal.ensure, which has no old values
         state_before = self._typestate
         self._safe_body()
         self._typestate = {DoorState.S5: DoorState.S2, DoorState.S6: DoorState.S3}[
