@@ -143,7 +143,7 @@ def textfile_oracle(f):
 
 @pytest.mark.slow
 def test_text_file(tmp_path):
-    ts = run("textfile", "TextFile", tmp_path, 5)
+    ts = run("textfile", "TextFile", tmp_path, 2)
     assert initial(ts) == {AT_END}
     check_partly_decided(ts, TEXTFILE, {AT_END, BEFORE_END, CLOSED})
     assert replay_witnesses(ts, load_class("textfile", "TextFile"), textfile_oracle) >= 5
@@ -174,7 +174,7 @@ def pool_fields(fields):
 
 @pytest.mark.slow
 def test_connection_pool(tmp_path):
-    ts = run("pool", "ConnectionPool", tmp_path, 5)
+    ts = run("pool", "ConnectionPool", tmp_path, 3)
     assert initial(ts) == {NONE_OPEN}
     check_partly_decided(ts, POOL, {NONE_OPEN, SOME_OPEN, ALL_OPEN})
     assert replay_witnesses(ts, load_class("pool", "ConnectionPool"), pool_oracle, pool_fields) >= 5

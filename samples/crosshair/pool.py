@@ -12,10 +12,12 @@ import deal
 class ConnectionPool:
     """Sessions by id, opened and closed one by one or all at once."""
 
+    limit: int = 1  # deal checks the invariant after each assignment, __init__'s too
+
     @deal.pre(lambda self, limit: limit >= 1)
     def __init__(self, limit: int) -> None:
-        self.limit = limit
         self.sessions: dict[int, int] = {}  # session id -> requests served
+        self.limit = limit
 
     @deal.pre(lambda self, sid: len(self.sessions) < self.limit and sid not in self.sessions)
     @deal.ensure(lambda self, sid, result: sid in self.sessions)
