@@ -18,7 +18,9 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
 from contractor.typestate import Finding, Unknown
 from contractor.z3backend import values as V
+from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
+from contractor.z3backend.readable import conjunction_of_literals
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
@@ -67,22 +69,35 @@ class Z3Backend:
         return self.enumerate(method, source)
 
     def state_invariant(self, enabled: Enabled) -> str:
-        formula = z3.And(self.sem.invariant, self.pattern(enabled))
+        """A Python predicate on `self` that, for objects meeting the class invariant,
+        holds exactly in this state."""
         printer = PyPrinter(self.sem.fields)
+        if self.sem.quantified:
+            return self.textual_invariant(enabled)
+        pattern = self.pattern(enabled)
         try:
-            simplified = z3.Then(z3.Tactic("simplify"), z3.TryFor(z3.Tactic("ctx-solver-simplify"), 2000),
-                                 z3.Tactic("simplify"))(formula)
-            parts = [f for g in simplified for f in g]
-            if len(simplified) != 1:
-                raise NotPrintable("several goals")
-            return printer(z3.And(*parts)) if len(parts) != 1 else printer(parts[0])
+            lits = conjunction_of_literals(pattern, self.sem.invariant, 2000, self._count)
+            if lits is not None:
+                return printer(z3.And(*lits)) if len(lits) > 1 else printer(lits[0]) if lits else "True"
+        except (ValueError, NotPrintable, z3.Z3Exception):
+            pass
+        try:
+            goals = z3.Then(z3.Tactic("simplify"), z3.TryFor(z3.Tactic("ctx-solver-simplify"), 2000),
+                            z3.Tactic("simplify"))(z3.And(self.sem.invariant, pattern))
+            if len(goals) == 1:
+                parts = list(goals[0])
+                return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"
         except (NotPrintable, z3.Z3Exception):
-            try:
-                return printer(z3.simplify(formula))
-            except NotPrintable:
-                on = " and ".join(f"enabled({m})" for m in sorted(enabled)) or "True"
-                off = " and ".join(f"not enabled({m})" for m in sorted(set(self.model.actions) - enabled))
-                return f"invariant and {on}" + (f" and {off}" if off else "")
+            pass
+        return self.textual_invariant(enabled)
+
+    def textual_invariant(self, enabled: Enabled) -> str:
+        on = " and ".join(f"enabled({m})" for m in sorted(enabled)) or "True"
+        off = " and ".join(f"not enabled({m})" for m in sorted(set(self.model.actions) - enabled))
+        return f"{on} and {off}" if off else on
+
+    def _count(self) -> None:
+        self.n_queries += 1
 
     def findings(self) -> list[Finding]:
         from contractor.z3backend.checks import method_findings
@@ -119,35 +134,40 @@ class Z3Backend:
         self.n_queries += 1
         return solver.check(*extra)
 
-    def base(self, name: str, source: Enabled | None):
-        """Constraints of a transition query and the post-object's fields, or None if untranslatable."""
+    def base(self, name: str):
+        """Constraints of a query about `name` (arguments, precondition, normal termination)."""
         o = self.outcome(name)
         if isinstance(o, UnsupportedConstruct):
             return None
         method = self.model.methods[name]
         parts = [V.well_formed(v) for v in o.args.values()]
-        if source is not None:
-            parts += [self.sem.invariant, self.pattern(source)]
         if method.preconditions:
             parts.append(self.sem.conditions(method.preconditions, self.sem.fields, o.args, f"{name}:pre"))
         parts.append(z3.Not(o.raised))
         return parts, o
 
+    def setup(self, parts, source: Enabled | None, after) -> tuple[z3.Solver, Encoder, dict]:
+        """A solver holding the query, and the post-object's enabledness bits."""
+        solver = make_solver(self.timeout_ms)
+        enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
+        solver.add(*parts)
+        if source is not None:
+            solver.add(self.sem.invariant)
+            pre_bits = enc.bits(self.sem.fields, "pre")
+            solver.add(*[b if m in source else z3.Not(b) for m, b in pre_bits.items()])
+        solver.add(self.sem.at(self.sem.invariant, after))
+        return solver, enc, enc.bits(after, "post")
+
     def enumerate(self, name: str, source: Enabled | None) -> list[Target]:
-        built = self.base(name, source)
+        built = self.base(name)
         if built is None:
             return self.havoc_targets(name, source)
         parts, o = built
-        solver = make_solver(self.timeout_ms)
-        solver.add(*parts)
         try:
-            solver.add(self.sem.at(self.sem.invariant, o.after))
-            bits = {m: z3.Bool(f"post!{m}") for m in self.model.actions}
-            for m, b in bits.items():
-                solver.add(b == self.sem.at(self.sem.enabled[m], o.after))
+            solver, enc, bits = self.setup(parts, source, o.after)
         except UnsupportedConstruct as err:
-            self._unknowns[(name, 0, err.construct)] = Unknown(name, self.model.methods[name].location.line,
-                                                               err.construct)
+            line = self.model.methods[name].location.line
+            self._unknowns[(name, line, err.construct)] = Unknown(name, line, err.construct)
             return self.havoc_targets(name, source)
         inexact_reason = self.inexact_reason()
         found: dict[Enabled, Target] = {}
@@ -155,6 +175,7 @@ class Z3Backend:
         phases = [(z3.Not(o.unknown), True)]
         if not z3.is_false(o.unknown):
             phases.append((o.unknown, False))
+        refinements = 0
         for cond, exact in phases:
             solver.push()
             solver.add(cond, *blocks)
@@ -163,15 +184,24 @@ class Z3Backend:
                 if r == z3.unsat:
                     break
                 if r == z3.unknown:
+                    why = solver.reason_unknown()
                     solver.pop()
-                    return self.fallback(name, source, parts, o, bits, found, solver.reason_unknown())
+                    return self.fallback(name, source, parts, o, found, why)
                 m = solver.model()
+                status = enc.refine(m)
+                if status == REFINED:
+                    refinements += 1
+                    if refinements > MAX_REFINEMENTS:
+                        solver.pop()
+                        return self.fallback(name, source, parts, o, found, "quantifier instantiation did not converge")
+                    continue
                 enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
                 witness = self.witness(m, o, source is not None)
-                if exact and not inexact_reason:
+                if exact and not inexact_reason and status == OK:
                     found[enabled] = Target(enabled, "must", witness, "z3")
                 else:
-                    reason = inexact_reason or self.unknown_reason(m, o.unknowns)
+                    reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
+                                                "the enabledness of a method with parameters was undecided")
                     found[enabled] = Target(enabled, "may", witness, "z3", reason)
                 block = z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False)
                 blocks.append(block)
@@ -191,13 +221,13 @@ class Z3Backend:
                 return f"{s.what} (line {s.line})"
         return "untranslated construct"
 
-    def fallback(self, name, source, parts, o, bits, found, why: str) -> list[Target]:
-        """z3 could not enumerate (timeout, quantifiers): decide target candidates one by one."""
-        solver = make_solver(self.timeout_ms)
-        solver.add(*parts)
-        solver.add(self.sem.at(self.sem.invariant, o.after))
-        for m, b in bits.items():
-            solver.add(b == self.sem.at(self.sem.enabled[m], o.after))
+    def fallback(self, name, source, parts, o, found, why: str) -> list[Target]:
+        """z3 could not enumerate (a timeout, a hard theory): decide candidates one by one.
+
+        Bits that some model can make true and some false stay open; every combination of
+        open bits is then asked for separately, and kept as a may-target unless refuted.
+        """
+        solver, enc, bits = self.setup(parts, source, o.after)
         forced: dict[str, bool | None] = {}
         for m, b in bits.items():
             can_true = self.check(solver, b) != z3.unsat
@@ -212,31 +242,41 @@ class Z3Backend:
             return list(out.values())
         for values in itertools.product([False, True], repeat=len(free)):
             enabled = frozenset([m for m, v in forced.items() if v] + [m for m, v in zip(free, values) if v])
-            if enabled in out:
+            if enabled in out or not self.state_exists(enabled):
                 continue
-            assumption = [bits[m] if m in enabled else z3.Not(bits[m]) for m in bits]
-            r = self.check(solver, *assumption)
+            r = self.check(solver, *[bits[m] if m in enabled else z3.Not(bits[m]) for m in bits])
             if r == z3.unsat:
                 continue
             witness = self.witness(solver.model(), o, source is not None) if r == z3.sat else None
             out[enabled] = Target(enabled, "may", witness, "z3", f"solver answered unknown: {why}")
         return list(out.values())
 
+    def state_exists(self, enabled: Enabled) -> bool:
+        """Is some object (meeting the invariant) in this abstract state? Unknown counts as yes."""
+        solver = make_solver(self.timeout_ms)
+        enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
+        solver.add(self.sem.invariant)
+        bits = enc.bits(self.sem.fields, "s")
+        solver.add(*[b if m in enabled else z3.Not(b) for m, b in bits.items()])
+        while True:
+            r = self.check(solver)
+            if r != z3.sat:
+                return r != z3.unsat
+            status = enc.refine(solver.model())
+            if status != REFINED:
+                return True
+
     def havoc_targets(self, name: str, source: Enabled | None) -> list[Target]:
         """The method's effect is unknown: any state consistent with the invariant, as may."""
-        solver = make_solver(self.timeout_ms)
-        if source is not None:
-            solver.add(self.sem.invariant)  # the pre-state exists
         fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
-        solver.add(self.sem.at(self.sem.invariant, fields))
-        bits = {m: z3.Bool(f"post!{m}") for m in self.model.actions}
-        for m, b in bits.items():
-            solver.add(b == self.sem.at(self.sem.enabled[m], fields))
-        out = []
+        solver, enc, bits = self.setup([], None, fields)
         reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
                       "untranslated method")
+        out = []
         while self.check(solver) == z3.sat:
             m = solver.model()
+            if enc.refine(m) == REFINED:
+                continue
             enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
             out.append(Target(enabled, "may", None, "z3", reason))
             solver.add(z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False))

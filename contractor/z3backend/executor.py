@@ -39,6 +39,22 @@ class Executor(ExprEvaluator):
         self.prefix = fresh_prefix
         self.counter = 0
         self.old_oid: int | None = None
+        self.context: z3.Solver | None = None  # what the caller assumes (invariant, precondition)
+
+    def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
+        """Let loops stop unrolling where `context` makes further iterations impossible."""
+        from contractor.z3backend.z3util import make_solver
+
+        self.context = make_solver(timeout_ms)
+        self.context.add(context)
+
+    def feasible(self, cond: z3.BoolRef) -> bool:
+        cond = z3.simplify(cond)
+        if z3.is_false(cond):
+            return False
+        if self.context is None:
+            return True
+        return self.context.check(cond) != z3.unsat
 
     # -- bookkeeping -----------------------------------------------------------------
 
@@ -243,6 +259,8 @@ class Executor(ExprEvaluator):
                     more, item = items(k)
                 if k == self.unroll:  # still running after `unroll` iterations: unknown
                     break
+                if not self.feasible(z3.And(self.active_with(loop), saved_guard, more)):
+                    break  # no object meeting the assumptions runs this iteration
                 self.guard = z3.And(saved_guard, more)
                 if isinstance(node, ast.For):
                     self.store(node.target, item)
@@ -253,7 +271,7 @@ class Executor(ExprEvaluator):
             self.guard = saved_guard
             self.loops.pop()
         remaining = z3.And(self.active_with(loop), more)
-        if not z3.is_false(z3.simplify(remaining)):
+        if self.feasible(remaining):
             saved = self.guard
             self.guard = z3.And(saved, more)
             err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)",

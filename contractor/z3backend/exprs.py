@@ -318,8 +318,9 @@ class ExprEvaluator:
         raise self.unsupported(node, f"str.{m.name}()")
 
     def call_list_method(self, m: ListMethod, node: ast.Call) -> Val:
-        lst, name = m.value, m.name
+        name = m.name
         args = [self.eval(a) for a in node.args]
+        lst = self.eval(m.target)  # read after the arguments: they may change the list
         if lst.z is None:
             lst = V.coerce(lst, TypeRef("list", (args[0].type,))) if args else lst
         if lst.z is None:

@@ -110,6 +110,7 @@ class ClassSemantics:
     wf: z3.BoolRef = field(init=False)
     invariant: z3.BoolRef = field(init=False)
     enabled: dict[str, z3.BoolRef] = field(init=False)
+    quantified: dict[str, tuple[dict[str, Val], z3.BoolRef]] = field(init=False)  # m -> (params, pre)
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
     unknowns: list[Unknown] = field(init=False)
 
@@ -117,6 +118,7 @@ class ClassSemantics:
         self.constants = module_constants(self.model.module)
         self.inexact = {}
         self.unknowns = []
+        self.quantified = {}
         self.fields = {}
         for name, f in self.model.fields.items():
             self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
@@ -214,9 +216,11 @@ class ClassSemantics:
         if not params:
             return z3.simplify(pre)
         wf = z3.And(*[V.well_formed(v) for v in params.values()])
-        bound = self.flat(params)
-        formula = z3.Exists(bound, z3.And(wf, pre))
-        return eliminate_quantifiers(formula, self.qe_timeout_ms)
+        formula = z3.Exists(self.flat(params), z3.And(wf, pre))
+        eliminated = eliminate_quantifiers(formula, self.qe_timeout_ms)
+        if eliminated is formula:
+            self.quantified[method.name] = (params, pre)
+        return eliminated
 
     # -- running methods -------------------------------------------------------------
 
@@ -226,6 +230,8 @@ class ClassSemantics:
         objects = {SELF: dict(fields), OLD: dict(fields)}
         state = ExecState(objects)
         ex = self.executor(state, prefix)
+        pre = self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
+        ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
         result = ex.invoke(method, SELF, dict(args), enforce_pre=False)
         return self.outcome(method, state, result, args, fields)
 
@@ -235,6 +241,7 @@ class ClassSemantics:
         blank = blank_object(self.model)
         state = ExecState({SELF: blank})
         ex = self.executor(state, prefix)
+        ex.assume(z3.And(*[V.well_formed(v) for v in args.values()], self.ctor_pre(ctor, args)))
         if ctor.name == "__init__":
             ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
             oid = SELF
@@ -252,6 +259,11 @@ class ClassSemantics:
                 after[name] = ex.fresh(v.type.args[0], name)
         state.objects[SELF] = after
         return self.outcome(ctor, state, V.NONE_VAL, args, None)
+
+    def ctor_pre(self, ctor: Method, args: dict[str, Val]) -> z3.BoolRef:
+        """A constructor's precondition (over its arguments only: there is no object yet)."""
+        fields = {k: Val(TypeRef("any"), None) for k in self.fields}
+        return self.conditions(ctor.preconditions, fields, args, f"{ctor.name}:pre")
 
     def outcome(self, method: Method, state: ExecState, result: Val, args: dict[str, Val],
                 before: dict[str, Val] | None) -> Outcome:
