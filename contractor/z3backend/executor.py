@@ -166,6 +166,9 @@ class Executor(ExprEvaluator):
                 self.run_stmt(stmt, writes)
             except UnsupportedConstruct as err:
                 self.mark_unknown(err, stmt, writes)
+            except z3.Z3Exception as exc:  # e.g. a sort mismatch: a construct we mistyped
+                err = UnsupportedConstruct(f"{type(stmt).__name__} z3 could not express ({exc})", self.loc(stmt))
+                self.mark_unknown(err, stmt, writes)
 
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
@@ -350,10 +353,11 @@ class Executor(ExprEvaluator):
 
     def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
         """Inline `method` on object `oid`; its return value (merged over its return paths)."""
-        outer_frame, outer_loops = self.frame, self.loops
+        outer_frame, outer_loops, outer_guard = self.frame, self.loops, self.guard
+        entry = self.active()  # the callee runs only where the caller is still running
         frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
         frame.old = dict(bound)
-        self.frame, self.loops = frame, []
+        self.frame, self.loops, self.guard = frame, [], entry
         self.state.depth += 1
         try:
             if enforce_pre and method.preconditions and {c.dialect for c in method.preconditions} & {"icontract", "deal"}:
@@ -364,7 +368,7 @@ class Executor(ExprEvaluator):
             self.run_block(method.body, None)
         finally:
             self.state.depth -= 1
-            self.frame, self.loops = outer_frame, outer_loops
+            self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
         return merge_returns(frame)
 
     def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:

@@ -61,7 +61,17 @@ class PyPrinter:
         if k == z3.Z3_OP_OR:
             return " or ".join(self.p(a, 2) for a in args), 1
         if k == z3.Z3_OP_NOT:
-            return "not " + self.p(args[0], 3), 3
+            inner = args[0]
+            flip = {z3.Z3_OP_LE: ">", z3.Z3_OP_LT: ">=", z3.Z3_OP_GE: "<", z3.Z3_OP_GT: "<="}
+            ik = inner.decl().kind() if z3.is_app(inner) else None
+            if ik in flip and z3.is_int(inner.arg(0)):  # not (a <= b) is a > b on ints
+                a, b = inner.children()
+                return f"{self.p(a, 5)} {flip[ik]} {self.p(b, 5)}", 4
+            if ik == z3.Z3_OP_EQ and not z3.is_bool(inner.arg(0)):
+                a, b = inner.children()
+                text, _ = self.render(inner)
+                return text.replace(" == ", " != ", 1), 4
+            return "not " + self.p(inner, 3), 3
         if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(args) == 2:
             a, b = args
             op = "==" if k == z3.Z3_OP_EQ else "!="
@@ -89,6 +99,8 @@ class PyPrinter:
         if k == z3.Z3_OP_SEQ_LENGTH:
             inner, _ = self.render(args[0])
             return f"len({inner})", 9
+        if k == z3.Z3_OP_SEQ_CONTAINS and z3.is_app(args[1]) and args[1].decl().kind() == z3.Z3_OP_SEQ_UNIT:
+            return f"{self.p(args[1].arg(0), 5)} in {self.p(args[0], 5)}", 4
         if k == z3.Z3_OP_SEQ_CONTAINS:
             return f"{self.p(args[1], 5)} in {self.p(args[0], 5)}", 4
         if k == z3.Z3_OP_SEQ_PREFIX:

@@ -184,7 +184,9 @@ class ClassSemantics:
                 if not z3.is_false(state.unknown):
                     raise UnsupportedConstruct("a condition calling an untranslatable method")
                 parts.append(z3.And(value, z3.Not(state.raised)))
-            except UnsupportedConstruct as err:
+            except (UnsupportedConstruct, z3.Z3Exception) as err:
+                if isinstance(err, z3.Z3Exception):
+                    err = UnsupportedConstruct(f"an expression z3 could not express ({err})")
                 self.inexact[f"{label}: {cond.text}"] = err.construct
                 self.unknowns.append(Unknown(label.split(":")[0], cond.location.line, err.construct,
                                              f"in the condition `{cond.text}`"))

@@ -289,9 +289,8 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
 def order(op: str, a: Val, b: Val) -> z3.BoolRef:
     """a < b, a <= b, a > b, a >= b."""
     if a.kind == b.kind == "str":
-        lt = {"<": lambda x, y: z3.StrLT(x, y), "<=": lambda x, y: z3.StrLE(x, y),
-              ">": lambda x, y: z3.StrLT(y, x), ">=": lambda x, y: z3.StrLE(y, x)}
-        return lt[op](a.z, b.z)
+        x, y = a.z, b.z  # z3 orders strings by code points, as Python does
+        return {"<": lambda: x < y, "<=": lambda: x <= y, ">": lambda: y < x, ">=": lambda: y <= x}[op]()
     kind, x, y = numeric_pair(a, b)
     if kind == "int":
         table: dict[str, Callable] = {"<": lambda: x < y, "<=": lambda: x <= y,
