@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import difflib
+import importlib
 import signal
 import sys
 import threading
@@ -36,8 +37,32 @@ Exit codes:
 """
 
 
+GROUP_EXIT_CODES = """\b
+Exit codes (each command's --help says more):
+  0    success (findings do not change the exit code)
+  1    an internal error (a bug in contractor: please report the traceback)
+  2    bad usage or input; nothing is written
+  130  interrupted (Ctrl-C)
+"""
+
+
 class SuggestingGroup(click.Group):
-    """A click group whose unknown-command error suggests close command names."""
+    """A click group whose unknown-command error suggests close command names, and whose
+    `lazy` commands ("name" -> "module:attribute") are imported only when used, so that
+    `contractor infer` does not pay for importing `strengthen` (black among others)."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name not in self.commands and name in self.lazy:
+            module, attribute = self.lazy[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else ""
@@ -49,7 +74,10 @@ class SuggestingGroup(click.Group):
 
 
 @click.group(
-    cls=SuggestingGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES
+    cls=SuggestingGroup,
+    lazy={"strengthen": "contractor.strengthen.command:strengthen_command"},
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=GROUP_EXIT_CODES,
 )
 @click.version_option(__version__, prog_name="contractor")
 def main() -> None:
@@ -262,7 +290,3 @@ def infer(
 
 
 __all__ = ["EXIT_CODES", "infer", "main", "split_names"]
-
-from contractor.strengthen.command import strengthen_command  # noqa: E402  (the strengthen engineer's subcommand)
-
-main.add_command(strengthen_command)

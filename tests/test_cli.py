@@ -429,3 +429,18 @@ def test_module_entry_point_reports_errors(tmp_path):
     )
     assert proc.returncode == 2 and proc.stderr.startswith("error: ") and proc.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_infer_does_not_import_strengthen():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from contractor.cli import main\n"
+        "result = CliRunner().invoke(main, ['infer', '--help'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "assert 'contractor.strengthen' not in sys.modules\n"
+        "result = CliRunner().invoke(main, ['--help'])\n"
+        "assert 'strengthen' in result.output and 'infer' in result.output\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
