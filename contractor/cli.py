@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -102,23 +102,32 @@ def _names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) 
 
 @dataclass
 class Progress:
-    """A one-line progress display on stderr, rewritten at most every `interval` seconds."""
+    """A one-line progress display on stderr, rewritten at most every `interval` seconds;
+    `close` shows the final counts and ends the line."""
 
     enabled: bool
     interval: float = 0.1
     shown: bool = False
-    last: float = field(default=0.0)
+    last: float = 0.0
+    counts: tuple[int, int] = (0, 0)
 
     def __call__(self, states: int, transitions: int) -> None:
-        now = time.monotonic()
-        if not self.enabled or now - self.last < self.interval:
+        if not self.enabled:
             return
-        self.last = now
+        self.counts = (states, transitions)
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            self._show()
+
+    def _show(self) -> None:
         self.shown = True
+        states, transitions = self.counts
         click.echo(f"\rexploring: {states} states, {transitions} transitions ", nl=False, err=True)
 
     def close(self) -> None:
         if self.shown:
+            self._show()
             click.echo(err=True)
             self.shown = False
 
