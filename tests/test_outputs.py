@@ -419,3 +419,22 @@ def test_large_typestates_use_a_fast_layout():
     assert time.perf_counter() - started < 10
     texts = {t.text for t in root.iter() if t.tag.endswith("text")}
     assert {"S1", "S64", "set_5", "clear_0"} <= texts
+
+
+def test_system_dot_is_preferred_when_present(monkeypatch):
+    import graphviz
+
+    calls = []
+
+    def pipe(self, format, engine):
+        calls.append((format, engine, self.source.strip()))
+        if "broken" in self.source:
+            raise graphviz.CalledProcessError(1, ["dot"], stderr=b"syntax error in line 1")
+        return b"<" + format.encode() + b">"
+
+    monkeypatch.setattr(render_module, "system_dot", lambda: "/usr/bin/dot")
+    monkeypatch.setattr(graphviz.Source, "pipe", pipe)
+    assert render_svg("digraph { a }") == b"<svg>" and render_png("digraph { a }") == b"<png>"
+    assert calls == [("svg", "dot", "digraph { a }"), ("png", "dot", "digraph { a }")]
+    with pytest.raises(ContractorError, match="syntax error in line 1"):
+        render_png("digraph { broken")
