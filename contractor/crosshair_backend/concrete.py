@@ -13,6 +13,7 @@ from crosshair.auditwall import enabled_auditwall
 from contractor.backend import Enabled
 from contractor.crosshair_backend.eager import holds
 from contractor.crosshair_backend.harness import Outcome
+from contractor.crosshair_backend.isolation import crosshair_settings
 from contractor.crosshair_backend.objects import build, fields_of, snapshot
 from contractor.crosshair_backend.program import Program
 from contractor.crosshair_backend.queries import Goal, arg_key, field_key, precondition_goal, witness_key
@@ -82,7 +83,7 @@ def replay_transition(program: Program, method: str, example: dict[str, Any], se
     values = {f: copy.deepcopy(example[field_key(f)]) for f in names}
     args = {p: copy.deepcopy(example[arg_key(p)]) for p in program.params[method]}
     before, shown_args = snapshot(values), snapshot(args)
-    with enabled_auditwall():
+    with crosshair_settings(), enabled_auditwall():
         obj = build(program.cls, values)
         if not holds(program.inv, obj):
             return Replay(False, problem="the object does not meet the invariant when replayed")
@@ -103,7 +104,7 @@ def replay_transition(program: Program, method: str, example: dict[str, Any], se
 def replay_initial(program: Program, ctor: str, example: dict[str, Any], search: Searcher) -> Replay:
     args = {p: copy.deepcopy(example[arg_key(p)]) for p in program.params[ctor]}
     shown_args = snapshot(args)
-    with enabled_auditwall():
+    with crosshair_settings(), enabled_auditwall():
         try:
             obj = program.construct(ctor, args)
         except Exception as exc:

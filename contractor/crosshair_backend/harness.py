@@ -13,7 +13,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
-import crosshair.core_and_libs  # noqa: F401  (registers CrossHair's symbolic types)
+from contractor.crosshair_backend.isolation import crosshair_settings  # before crosshair: see there
 from crosshair.auditwall import enabled_auditwall
 from crosshair.condition_parser import condition_parser
 from crosshair.core import ExceptionFilter, PathOutcome, deep_realize, explore_loop, gen_args
@@ -70,7 +70,7 @@ def search(inputs: dict[str, Any], goal: Callable[[dict[str, Any]], Any], timeou
         found.append(dict(deep_realize(original).arguments))
         return PathOutcome(CallAnalysis(VerificationStatus.REFUTED), breakout=True)
 
-    with enabled_auditwall(), condition_parser(options.analysis_kind):
+    with crosshair_settings(), enabled_auditwall(), condition_parser(options.analysis_kind):
         result = explore_loop(options, RootNode(), run_path, stop_on_refutation=True)
     if found:
         return Outcome("found", found[0])
