@@ -40,6 +40,8 @@ class Z3Backend:
         self._unknowns: dict[tuple, Unknown] = {(u.method, u.line, u.construct): u for u in self.sem.unknowns}
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
         self._extra_findings: list[Finding] = []
+        self._solvers: dict[str, tuple] = {}
+        self._inv_solver: z3.Solver | None = None
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -75,8 +77,12 @@ class Z3Backend:
         if self.sem.quantified:
             return self.textual_invariant(enabled)
         pattern = self.pattern(enabled)
+        if self._inv_solver is None:
+            self._inv_solver = make_solver(2000)
+            self._inv_solver.add(self.sem.invariant)
         try:
-            lits = conjunction_of_literals(pattern, self.sem.invariant, 2000, self._count)
+            lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
+                                           self._inv_solver, self._count)
             if lits is not None:
                 return printer(z3.And(*lits)) if len(lits) > 1 else printer(lits[0]) if lits else "True"
         except (ValueError, NotPrintable, z3.Z3Exception):
@@ -147,16 +153,33 @@ class Z3Backend:
         return parts, o
 
     def setup(self, parts, source: Enabled | None, after) -> tuple[z3.Solver, Encoder, dict]:
-        """A solver holding the query, and the post-object's enabledness bits."""
+        """A fresh solver holding the query with the source state's pattern asserted."""
+        solver, enc, pre_bits, post_bits = self.prepare(parts, source is not None, after)
+        if source is not None:
+            solver.add(*self.source_pattern(pre_bits, source))
+        return solver, enc, post_bits
+
+    def prepare(self, parts, with_source: bool, after):
+        """A solver for a method's queries, and the enabledness bits of the pre- and post-object."""
         solver = make_solver(self.timeout_ms)
         enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
         solver.add(*parts)
-        if source is not None:
+        pre_bits = None
+        if with_source:
             solver.add(self.sem.invariant)
             pre_bits = enc.bits(self.sem.fields, "pre")
-            solver.add(*[b if m in source else z3.Not(b) for m, b in pre_bits.items()])
         solver.add(self.sem.at(self.sem.invariant, after))
-        return solver, enc, enc.bits(after, "post")
+        return solver, enc, pre_bits, enc.bits(after, "post")
+
+    @staticmethod
+    def source_pattern(pre_bits: dict, source: Enabled) -> list[z3.BoolRef]:
+        return [b if m in source else z3.Not(b) for m, b in pre_bits.items()]
+
+    def method_solver(self, name: str, parts, o):
+        """One incremental solver per method, reused for every source state (push/pop)."""
+        if name not in self._solvers:
+            self._solvers[name] = self.prepare(parts, True, o.after)
+        return self._solvers[name]
 
     def enumerate(self, name: str, source: Enabled | None) -> list[Target]:
         built = self.base(name)
@@ -164,11 +187,24 @@ class Z3Backend:
             return self.havoc_targets(name, source)
         parts, o = built
         try:
-            solver, enc, bits = self.setup(parts, source, o.after)
+            if source is None:
+                solver, enc, _, bits = self.prepare(parts, False, o.after)
+                pattern = []
+            else:
+                solver, enc, pre_bits, bits = self.method_solver(name, parts, o)
+                pattern = self.source_pattern(pre_bits, source)
         except UnsupportedConstruct as err:
             line = self.model.methods[name].location.line
             self._unknowns[(name, line, err.construct)] = Unknown(name, line, err.construct)
             return self.havoc_targets(name, source)
+        solver.push()
+        try:
+            solver.add(*pattern)
+            return self.all_sat(name, source, solver, enc, bits, parts, o)
+        finally:
+            solver.pop()
+
+    def all_sat(self, name, source, solver, enc, bits, parts, o) -> list[Target]:
         inexact_reason = self.inexact_reason()
         found: dict[Enabled, Target] = {}
         blocks: list[z3.BoolRef] = []
@@ -178,35 +214,36 @@ class Z3Backend:
         refinements = 0
         for cond, exact in phases:
             solver.push()
-            solver.add(cond, *blocks)
-            while True:
-                r = self.check(solver)
-                if r == z3.unsat:
-                    break
-                if r == z3.unknown:
-                    why = solver.reason_unknown()
-                    solver.pop()
-                    return self.fallback(name, source, parts, o, found, why)
-                m = solver.model()
-                status = enc.refine(m)
-                if status == REFINED:
-                    refinements += 1
-                    if refinements > MAX_REFINEMENTS:
-                        solver.pop()
-                        return self.fallback(name, source, parts, o, found, "quantifier instantiation did not converge")
-                    continue
-                enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
-                witness = self.witness(m, o, source is not None)
-                if exact and not inexact_reason and status == OK:
-                    found[enabled] = Target(enabled, "must", witness, "z3")
-                else:
-                    reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
-                                                "the enabledness of a method with parameters was undecided")
-                    found[enabled] = Target(enabled, "may", witness, "z3", reason)
-                block = z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False)
-                blocks.append(block)
-                solver.add(block)
-            solver.pop()
+            try:
+                solver.add(cond, *blocks)
+                while True:
+                    r = self.check(solver)
+                    if r == z3.unsat:
+                        break
+                    if r == z3.unknown:
+                        return self.fallback(name, source, parts, o, found, solver.reason_unknown())
+                    m = solver.model()
+                    status = enc.refine(m)
+                    if status == REFINED:
+                        refinements += 1
+                        if refinements > MAX_REFINEMENTS:
+                            return self.fallback(name, source, parts, o, found,
+                                                 "quantifier instantiation did not converge")
+                        continue
+                    enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
+                    witness = self.witness(m, o, source is not None)
+                    if exact and not inexact_reason and status == OK:
+                        found[enabled] = Target(enabled, "must", witness, "z3")
+                    else:
+                        reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
+                                                    "the enabledness of a method with parameters was undecided")
+                        found[enabled] = Target(enabled, "may", witness, "z3", reason)
+                    block = z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits \
+                        else z3.BoolVal(False)
+                    blocks.append(block)
+                    solver.add(block)
+            finally:
+                solver.pop()
         return list(found.values())
 
     def inexact_reason(self) -> str | None:

@@ -66,6 +66,9 @@ class PyPrinter:
             ik = inner.decl().kind() if z3.is_app(inner) else None
             if ik in flip and z3.is_int(inner.arg(0)):  # not (a <= b) is a > b on ints
                 a, b = inner.children()
+                mirror = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+                if z3.is_int_value(a) and not z3.is_int_value(b):
+                    return f"{self.p(b, 5)} {mirror[flip[ik]]} {self.p(a, 5)}", 4
                 return f"{self.p(a, 5)} {flip[ik]} {self.p(b, 5)}", 4
             if ik == z3.Z3_OP_EQ and not z3.is_bool(inner.arg(0)):
                 a, b = inner.children()
@@ -85,7 +88,11 @@ class PyPrinter:
             return f"{self.p(a, 5)} {op} {self.p(b, 5)}", 4
         cmp = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">"}
         if k in cmp:
-            return f"{self.p(args[0], 5)} {cmp[k]} {self.p(args[1], 5)}", 4
+            a, b = args
+            if z3.is_int_value(a) and not z3.is_int_value(b):  # `3 > x` reads better as `x < 3`
+                mirror = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+                return f"{self.p(b, 5)} {mirror[cmp[k]]} {self.p(a, 5)}", 4
+            return f"{self.p(a, 5)} {cmp[k]} {self.p(b, 5)}", 4
         if k == z3.Z3_OP_ADD:
             return " + ".join(self.p(a, 5) for a in args), 5
         if k == z3.Z3_OP_SUB:

@@ -32,26 +32,32 @@ def atoms(formula: z3.BoolRef) -> list[z3.BoolRef]:
     return sorted(seen.values(), key=lambda a: (str(a).count("("), str(a)))
 
 
-def conjunction_of_literals(formula: z3.BoolRef, context: z3.BoolRef, timeout_ms: int,
-                            count) -> list[z3.BoolRef] | None:
-    """A short list of literals L with context |= (AND L <-> formula), or None if none exists."""
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
-    s.add(context, formula)
+def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count) -> list[z3.BoolRef] | None:
+    """A short list of literals L with  context |= (AND L <-> AND pattern), or None.
+
+    `solver` holds the context (the class invariant); every query passes the rest as
+    assumptions, so one solver serves every state.
+    """
+    formula = z3.And(*pattern)
+    candidates = atoms(formula)
+    count()
+    r, consequences = solver.consequences(pattern, candidates)  # one query for every atom
+    if r != z3.sat:
+        return None
+    implied_ids = {}
+    for c in consequences:  # each is Implies(assumptions, literal)
+        lit = c.arg(1)
+        implied_ids[lit.get_id()] = lit
     implied = []
-    for a in atoms(z3.And(context, formula)):
+    for a in candidates:  # keep the atoms' stable order
         for lit in (a, z3.Not(a)):
-            count()
-            if s.check(z3.Not(lit)) == z3.unsat:
+            if any(lit.eq(x) for x in implied_ids.values()):
                 implied.append(lit)
-                break
-    back = z3.Solver()
-    back.set("timeout", timeout_ms)
-    back.add(context, z3.Not(formula))
+    implied = implied or list(implied_ids.values())
 
     def sufficient(lits) -> bool:
         count()
-        return back.check(*lits) == z3.unsat
+        return solver.check(*lits, z3.Not(formula)) == z3.unsat
 
     if not sufficient(implied):
         return None
