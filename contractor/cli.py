@@ -158,6 +158,17 @@ def record_interrupt():
         signal.signal(signal.SIGINT, previous)
 
 
+def _crosshair_options(budget: float | None, no_cache: bool, cache_dir: Path | None) -> dict:
+    options: dict = {}
+    if budget is not None:
+        options["budget"] = budget
+    if no_cache:
+        options["cache"] = False
+    if cache_dir is not None:
+        options["cache_dir"] = str(cache_dir)
+    return options
+
+
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(EXIT_ERROR)
@@ -196,9 +207,24 @@ def _fail(message: str) -> None:
 @click.option(
     "--backend",
     type=click.Choice(["z3", "crosshair", "auto"]),
-    default="z3",
+    default="auto",
     show_default=True,
-    help="z3 reads the source only; crosshair imports and runs the module.",
+    help="z3 reads the source only; crosshair imports and runs the module; auto uses z3 "
+    "for every method it translates exactly and CrossHair for the rest.",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Total time for CrossHair queries (crosshair/auto backends).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the CrossHair answer cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of the CrossHair answer cache [default: .contractor-cache/ or $CONTRACTOR_CACHE_DIR].",
 )
 @click.option(
     "--unroll",
@@ -244,6 +270,9 @@ def infer(
     methods: tuple[str, ...],
     exclude: tuple[str, ...],
     backend: str,
+    budget: float | None,
+    no_cache: bool,
+    cache_dir: Path | None,
     unroll: int,
     timeout: float,
     max_states: int | None,
@@ -269,6 +298,7 @@ def infer(
         unroll=unroll,
         timeout=timeout,
         max_states=max_states,
+        crosshair_options=_crosshair_options(budget, no_cache, cache_dir),
     )
     show = (sys.stderr.isatty() if progress is None else progress) and not quiet
     bar = Progress(show)

@@ -370,7 +370,10 @@ def test_door_end_to_end(tmp_path, monkeypatch):
     assert sorted(p.name for p in out.iterdir()) == ARTIFACTS
     ts = Typestate.from_dict(json.loads((out / "typestate.json").read_text()))
     check_door(ts)
-    assert ts.stats.backend == "z3" and ts.stats.queries > 0
+    # the default backend is auto; every door method translates, so z3 decides everything
+    assert ts.stats.backend == "auto" and ts.stats.queries > 0
+    assert {t.backend for t in ts.transitions} == {"z3"}
+    assert ts.stats.queries_by_backend.get("crosshair", 0) == 0
     assert all(t.certainty == "must" for t in ts.transitions)
 
 

@@ -7,7 +7,7 @@ import textwrap
 
 PROBE = textwrap.dedent('''
     import icontract, deal
-    import contractor.crosshair_backend  # imports crosshair.core_and_libs
+    import contractor.crosshair_backend.harness  # imports crosshair.core_and_libs
     @icontract.require(lambda x: x > 0, "x must be positive")
     def f(x):
         return x

@@ -167,7 +167,7 @@ def _analyse(generated: Generated) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "generated.py"
         path.write_text(generated.source)
-        typestate = infer(f"{path}:C", InferOptions(unroll=4))
+        typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=4))
         cls = load_class(path, "C")
         brute = brute_force_typestate(cls, generated.domains, generated.param_domains)
         check(typestate, brute, cls, generated.param_domains, exact=True, source=generated.source)

@@ -665,7 +665,7 @@ def test_semantic_rule(case: Case, tmp_path) -> None:
     source = textwrap.dedent(case.source).lstrip()
     path = tmp_path / f"{case.name}.py"
     path.write_text(source)
-    typestate = infer(f"{path}:C", InferOptions(unroll=case.unroll))
+    typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=case.unroll))
     cls = load_class(path, "C")
     brute = brute_force_typestate(cls, _resolve(case.domains, cls), case.params)
     check(typestate, brute, cls, case.params, exact=case.exact, source=source)

@@ -7,16 +7,24 @@ execution of the real code (this path imports and runs the user's module).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from contractor.backend import Backend
 from contractor.crosshair_backend.auto import AutoBackend
-from contractor.crosshair_backend.backend import CrosshairBackend
 from contractor.crosshair_backend.cache import DiskCache
 from contractor.model import ClassModel
+
+if TYPE_CHECKING:
+    from contractor.crosshair_backend.backend import CrosshairBackend
 
 KNOWN_OPTIONS = ("budget", "cache", "cache_dir")
 
 
-def _crosshair(model: ClassModel, options) -> CrosshairBackend:
+def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
+    # imported here: CrossHair itself takes ~0.4 s to import, and `auto` on a class z3
+    # translates fully never needs it
+    from contractor.crosshair_backend.backend import CrosshairBackend
+
     extra = dict(options.crosshair_options or {})
     unknown = sorted(set(extra) - set(KNOWN_OPTIONS))
     if unknown:
@@ -40,6 +48,16 @@ def make_crosshair_backend(model: ClassModel, options) -> Backend:
 
     z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
     return AutoBackend(z3, z3.exact_methods(), lambda: _crosshair(model, options), model.actions)
+
+
+
+
+def __getattr__(name: str):
+    if name == "CrosshairBackend":
+        from contractor.crosshair_backend.backend import CrosshairBackend
+
+        return CrosshairBackend
+    raise AttributeError(name)
 
 
 __all__ = ["AutoBackend", "CrosshairBackend", "DiskCache", "make_crosshair_backend"]
