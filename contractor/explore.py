@@ -65,6 +65,7 @@ def explore(
         complete = False
         extra_findings.append(Finding("incomplete", "exploration interrupted; the typestate is partial"))
 
+    exploration_queries = sum(backend.queries().values())
     initial_ids = {i.target for i in inits}
     states = tuple(
         State(sid, tuple(sorted(enabled)), backend.state_invariant(enabled), sid in initial_ids)
@@ -85,6 +86,7 @@ def explore(
         seconds=round(time.perf_counter() - start, 4),
         backend=backend.name,
         queries_by_backend=dict(queries),
+        exploration_queries=exploration_queries,
     )
     return Typestate(
         class_name=model.name,

@@ -76,6 +76,7 @@ class Stats:
     seconds: float = 0.0
     backend: str = "z3"
     queries_by_backend: dict[str, int] = field(default_factory=dict)
+    exploration_queries: int = 0  # those asked by the exploration itself (the rest: findings, readable invariants)
 
 
 @dataclass(frozen=True)
