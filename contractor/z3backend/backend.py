@@ -210,7 +210,10 @@ class Z3Backend:
         blocks: list[z3.BoolRef] = []
         phases = [(z3.Not(o.unknown), True)]
         if not z3.is_false(o.unknown):
-            phases.append((o.unknown, False))
+            # where the body could not be followed, its postconditions are assumed (when
+            # they translate): the contract is all that is known of those paths
+            assumed = o.post_ok if o.post_exact else z3.BoolVal(True)
+            phases.append((z3.And(o.unknown, assumed), False))
         refinements = 0
         for cond, exact in phases:
             solver.push()
@@ -322,10 +325,13 @@ class Z3Backend:
     # -- witnesses -------------------------------------------------------------------
 
     def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict:
+        def shown(k: str, v: Val) -> bool:
+            return v.kind not in ("any", "undefined") and not k.startswith("__")
+
         w = {"args": {k: self.value(m, v) for k, v in o.args.items()},
-             "after": {k: self.value(m, v) for k, v in o.after.items() if v.kind not in ("any", "undefined")}}
+             "after": {k: self.value(m, v) for k, v in o.after.items() if shown(k, v)}}
         if with_source:
-            w = {"fields": {k: self.value(m, v) for k, v in self.sem.fields.items() if v.kind != "any"}, **w}
+            w = {"fields": {k: self.value(m, v) for k, v in self.sem.fields.items() if shown(k, v)}, **w}
         return w
 
     def value(self, m: z3.ModelRef, v: Val):

@@ -95,7 +95,10 @@ class Executor(ExprEvaluator):
             for name, v in list(fields.items()):
                 if writes is not None and name not in writes:
                     continue
-                if v.kind in ("any", "undefined", "class"):
+                if v.kind in ("any", "class"):
+                    continue
+                if v.kind == "undefined":  # the unknown path may set it: arbitrary from here on
+                    fields[name] = self.fresh(v.type.args[0], name)
                     continue
                 fields[name] = V.ite(c, self.fresh(v.type, name), v)
         self.state.unknown = z3.Or(self.state.unknown, c)
@@ -130,8 +133,12 @@ class Executor(ExprEvaluator):
                     raise UnsupportedConstruct(f"assignment to `{target.attr}`, which is not a field",
                                                self.loc(target))
                 old = fields[target.attr]
-                if old.kind == "any":
-                    return  # an opaque field: nothing reads it in the z3 model
+                if old.kind == "any":  # an opaque field: only its stand-in changes
+                    if "__opaque__" in fields:
+                        act = self.active()
+                        fields["__opaque__"] = V.ite(act, self.fresh(TypeRef("int"), "__opaque__"),
+                                                     fields["__opaque__"])
+                    return
                 declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
                 new = V.coerce(v, declared)
                 act = self.active()

@@ -28,10 +28,19 @@ SELF = 0
 OLD = -1
 
 
+OPAQUE = "__opaque__"
+
+
+def has_opaque_fields(model: ClassModel) -> bool:
+    return any(not modelled(f.type) for f in model.fields.values())
+
+
 def blank_object(model: ClassModel) -> dict[str, Val]:
     """A new object before __init__: fields with a class-level default have it, others are unset."""
     defaults = class_defaults(model)
     fields: dict[str, Val] = {}
+    if has_opaque_fields(model):
+        fields[OPAQUE] = V.fresh(TypeRef("int"), "blank!" + OPAQUE)
     for name, f in model.fields.items():
         if not modelled(f.type):
             fields[name] = Val(TypeRef("any"), None)
@@ -120,6 +129,10 @@ class ClassSemantics:
         self.unknowns = []
         self.quantified = {}
         self.fields = {}
+        if has_opaque_fields(self.model):
+            # stands for the fields z3 does not model: every write to one changes it, and
+            # conditions that could not be translated depend on it, so they may change too
+            self.fields[OPAQUE] = V.fresh(TypeRef("int"), OPAQUE)
         for name, f in self.model.fields.items():
             self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
         self.wf = z3.And(*[V.well_formed(v) for v in self.fields.values() if v.kind != "any"])

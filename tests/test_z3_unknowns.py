@@ -1,0 +1,104 @@
+"""Untranslatable code must degrade to may-answers, never to dropped transitions or
+spurious findings: checked against the real class run on concrete objects."""
+
+import importlib.util
+import sys
+
+from contractor.api import InferOptions, infer
+
+REGISTRY = '''
+class Reg:
+    def __init__(self) -> None:
+        self.d: dict[str, int] = {}
+        self.n = 0
+
+    def put(self) -> None:
+        self.d["k"] = 1
+
+    def take(self) -> None:
+        """pre: "k" in self.d"""
+        del self.d["k"]
+'''
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def enabled(obj) -> frozenset:
+    return frozenset(["put"] + (["take"] if "k" in obj.d else []))
+
+
+def test_an_opaque_field_never_hides_a_transition(tmp_path):
+    path = tmp_path / "reg.py"
+    path.write_text(REGISTRY)
+    ts = infer(f"{path}:Reg", InferOptions(backend="z3"))
+    got = {(ts.state(t.source).enabled, t.method, ts.state(t.target).enabled) for t in ts.transitions}
+    # concrete: put from the empty registry enables take; take from {k} disables it again
+    Reg = load(path, "reg_concrete").Reg
+    concrete = set()
+    for start in ({}, {"k": 1}):
+        for method in ("put", "take"):
+            obj = Reg()
+            obj.d = dict(start)
+            before = enabled(obj)
+            if method not in before:
+                continue
+            getattr(obj, method)()
+            concrete.add((tuple(sorted(before)), method, tuple(sorted(enabled(obj)))))
+    assert concrete <= got
+    # nothing about d is known to z3: every transition is a may, with the reason
+    assert all(t.certainty == "may" and t.reason for t in ts.transitions)
+    assert any(u.method == "take" and "self.d" in u.detail for u in ts.unknowns)
+
+
+def test_an_untranslatable_constructor_is_not_called_unsatisfiable(tmp_path):
+    path = tmp_path / "reg2.py"
+    path.write_text(REGISTRY)
+    ts = infer(f"{path}:Reg", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "unsatisfiable_constructor"]
+    assert ts.initial  # Reg() does produce an object
+
+
+BOX = '''
+class Box:
+    def __init__(self) -> None:
+        self.item: object = None
+
+    def fill(self) -> None:
+        self.item = 1
+
+    def empty(self) -> None:
+        self.item = None
+
+    def take(self) -> None:
+        """pre: self.item is not None"""
+        self.item = None
+'''
+
+
+def test_a_translated_write_to_an_opaque_field_may_change_untranslated_conditions(tmp_path):
+    # `item` is not modelled (type object), so `self.item is not None` is not translated;
+    # fill() assigns it without any untranslatable statement: its effect must still be
+    # able to change take()'s enabledness
+    path = tmp_path / "box.py"
+    path.write_text(BOX)
+    ts = infer(f"{path}:Box", InferOptions(backend="z3"))
+    got = {(ts.state(t.source).enabled, t.method, ts.state(t.target).enabled) for t in ts.transitions}
+    Box = load(path, "box_concrete").Box
+    concrete = set()
+    for start in (None, 1):
+        for method in ("empty", "fill", "take"):
+            obj = Box()
+            obj.item = start
+            on = lambda o: tuple(sorted(["empty", "fill"] + (["take"] if o.item is not None else [])))  # noqa: E731
+            before = on(obj)
+            if method not in before:
+                continue
+            getattr(obj, method)()
+            concrete.add((before, method, on(obj)))
+    assert concrete <= got, concrete - got
