@@ -373,10 +373,11 @@ class Executor(ExprEvaluator):
                     if c.dialect in ("icontract", "deal"):
                         self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr)
             self.run_block(method.body, None)
+            falls_through = z3.simplify(self.active())  # paths that end without `return`
         finally:
             self.state.depth -= 1
             self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
-        return merge_returns(frame)
+        return merge_returns(frame, falls_through)
 
     def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:
         """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
@@ -389,10 +390,18 @@ class Executor(ExprEvaluator):
         return Val(TypeRef("class", name=self.model.name), oid)
 
 
-def merge_returns(frame: Frame) -> Val:
-    result = V.NONE_VAL
-    for cond, v in frame.returns:
-        result = V.ite(cond, v, result) if result is not v else v
+def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:
+    """The value the call returns: each `return`'s value on its paths, None where the body
+    ends without one."""
+    returns = list(frame.returns)
+    if not returns:
+        return V.NONE_VAL
+    if z3.is_false(falls_through):
+        result, rest = returns[-1][1], returns[:-1]
+    else:
+        result, rest = V.NONE_VAL, returns
+    for cond, v in rest:
+        result = V.ite(cond, v, result)
     return result
 
 
