@@ -1,0 +1,637 @@
+"""The semantic rules of the z3 backend as a table: one small class `C` per rule, with
+the domains the brute force enumerates (used by tests/test_semantics.py).
+
+A case is a snippet, its field and parameter domains, and whether those domains are
+closed (then the typestates must be equal; otherwise every concrete state and transition
+must be in the tool's). Add a rule by adding a Case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+BOOLS = [False, True]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    source: str
+    domains: dict[str, list[Any]]
+    params: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    exact: bool = True  # the domains are finite and closed under the invariant
+    findings: tuple[tuple[str, str], ...] = ()  # (kind, method) the tool must report
+    unroll: int = 4
+    slow: bool = False  # > 10 s (IEEE double queries are bit-blasted)
+    unknown: str | None = None  # a construct the summary must name as not decided
+
+
+CASES = [
+    Case("bool_ops", '''
+class C:
+    def __init__(self) -> None:
+        self.a = False
+        self.b = False
+
+    def both(self) -> None:
+        """pre: self.a and self.b"""
+        self.a = not self.a or self.b
+
+    def either(self) -> None:
+        """pre: self.a or not self.b"""
+        self.b = self.a == self.b
+
+    def differ(self) -> None:
+        """pre: self.a != self.b"""
+        t = self.a
+        self.a = self.b
+        self.b = t
+''', {"a": BOOLS, "b": BOOLS}),
+    Case("floor_division_and_modulo_on_negatives", '''
+class C:
+    """
+    inv: -3 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = -3
+
+    def half(self) -> None:
+        """pre: self.x // 2 == -1"""
+        self.x = self.x % 3 - 7 // -2
+
+    def odd(self) -> None:
+        """pre: self.x % 2 == 1"""
+        self.x = self.x // -2
+
+    def negmod(self) -> None:
+        """pre: self.x % -3 == -1"""
+        self.x = (self.x - 5) // 3 + (-7) % 4
+''', {"x": list(range(-3, 4))}),
+    Case("abs_min_max", '''
+class C:
+    """
+    inv: -2 <= self.x <= 2 and -2 <= self.y <= 2
+    """
+
+    def __init__(self) -> None:
+        self.x = -2
+        self.y = 1
+
+    def fold(self) -> None:
+        """pre: abs(self.x) == 2"""
+        self.x = min(abs(self.x) - 1, self.y)
+
+    def lift(self) -> None:
+        """pre: max(self.x, self.y) < 2"""
+        self.y = max(self.x, self.y) + 1
+
+    def drop(self) -> None:
+        """pre: min(self.x, self.y, 0) > -2"""
+        self.x = -abs(self.y)
+''', {"x": list(range(-2, 3)), "y": list(range(-2, 3))}),
+    Case("chained_comparisons", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3 and 0 <= self.y <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+        self.y = 3
+
+    def grow(self) -> None:
+        """pre: 0 <= self.x < self.y <= 3"""
+        self.x += 1
+
+    def shrink(self) -> None:
+        """pre: self.x == self.y != 0"""
+        self.y -= 1
+
+    def swap(self) -> None:
+        """pre: 3 > self.y >= self.x > 0"""
+        t = self.x
+        self.x = self.y
+        self.y = t
+''', {"x": list(range(4)), "y": list(range(4))}),
+    Case("conditional_expression_and_if_elif_else", '''
+class C:
+    """
+    inv: 0 <= self.n <= 3
+    """
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.up = True
+
+    def step(self) -> None:
+        self.n = self.n + 1 if self.up else self.n - 1
+        if self.n == 3:
+            self.up = False
+        elif self.n == 0:
+            self.up = True
+        else:
+            self.up = self.up
+
+    def top(self) -> None:
+        """pre: self.n == 3"""
+        self.up = not self.up if self.n > 2 else self.up
+''', {"n": list(range(4)), "up": BOOLS}),
+    Case("augmented_assignment", '''
+class C:
+    """
+    inv: 0 <= self.x <= 6
+    """
+
+    def __init__(self) -> None:
+        self.x = 1
+
+    def twice(self) -> None:
+        """pre: self.x <= 3"""
+        self.x *= 2
+
+    def down(self) -> None:
+        """pre: self.x >= 2"""
+        self.x -= 2
+        self.x //= 1
+
+    def wrap(self) -> None:
+        """pre: self.x % 2 == 1"""
+        self.x += 3
+        self.x %= 5
+''', {"x": list(range(7))}),
+    Case("early_return", '''
+class C:
+    """
+    inv: 0 <= self.x <= 2
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+        self.done = False
+
+    def advance(self) -> None:
+        """pre: not self.done"""
+        if self.x == 2:
+            self.done = True
+            return
+        self.x += 1
+
+    def reset(self) -> None:
+        """pre: self.done"""
+        self.done = False
+        if self.x > 0:
+            self.x = 0
+            return
+        self.done = True
+''', {"x": [0, 1, 2], "done": BOOLS}),
+    Case("raise_path_has_no_transition", '''
+class C:
+    """
+    inv: 0 <= self.x <= 2
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+
+    def inc(self) -> None:
+        """pre: self.x < 2"""
+        if self.x == 1:
+            raise ValueError("one is unlucky")
+        self.x += 1
+
+    def zero(self) -> None:
+        """pre: self.x > 0"""
+        self.x = 0
+''', {"x": [0, 1, 2]}, findings=(("may_raise", "inc"),)),
+    Case("assert_in_body", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+
+    def inc(self) -> None:
+        """pre: self.x < 3"""
+        self.x += 1
+        assert self.x != 2
+
+    def back(self) -> None:
+        """pre: self.x == 3"""
+        self.x = 1
+''', {"x": list(range(4))}, findings=(("may_raise", "inc"),)),
+    Case("helper_call_is_inlined", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+        self.flag = False
+
+    def _bump(self, by: int) -> bool:
+        if self.x + by > 3:
+            return False
+        self.x += by
+        return True
+
+    def add(self) -> None:
+        """pre: not self.flag"""
+        self.flag = not self._bump(2)
+
+    def clear(self) -> None:
+        """pre: self.flag or self.x == 3"""
+        self._reset()
+
+    def _reset(self) -> None:
+        self.x = 0
+        self.flag = False
+''', {"x": list(range(4)), "flag": BOOLS}),
+    Case("for_and_while_loops_within_the_bound", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3 and 0 <= self.y <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 3
+        self.y = 0
+
+    def drain(self) -> None:
+        """pre: self.x > 0"""
+        while self.x > 0:
+            self.x -= 1
+            self.y = min(self.y + 1, 3)
+
+    def refill(self) -> None:
+        """pre: self.x == 0"""
+        for i in range(self.y):
+            self.x += 1
+        self.y = 0
+''', {"x": list(range(4)), "y": list(range(4))}),
+    Case("while_loop_beyond_the_bound_is_never_a_wrong_no", '''
+class C:
+    """
+    inv: 0 <= self.x <= 9
+    """
+
+    def __init__(self) -> None:
+        self.x = 9
+
+    def drain(self) -> None:
+        """pre: self.x > 0"""
+        while self.x > 0:
+            self.x -= 1
+
+    def fill(self) -> None:
+        """pre: self.x == 0"""
+        self.x = 9
+''', {"x": list(range(10))}, exact=False, unroll=3, unknown="loop"),
+    Case("float_fields_with_division", '''
+class C:
+    """
+    inv: 0.0 <= self.r <= 2.0
+    """
+
+    def __init__(self) -> None:
+        self.r = 1.0
+
+    def halve(self) -> None:
+        """pre: self.r > 0.25"""
+        self.r = self.r / 2
+
+    def double(self) -> None:
+        """pre: self.r <= 1.0"""
+        self.r = self.r * 2
+
+    def invert(self) -> None:
+        """pre: self.r >= 0.5"""
+        self.r = 1 / self.r
+''', {"r": [0.0, 0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]}, exact=False, slow=True),
+    Case("str_fields", '''
+class C:
+    """
+    inv: len(self.s) <= 3
+    """
+
+    def __init__(self) -> None:
+        self.s = ""
+
+    def add_a(self) -> None:
+        """pre: len(self.s) < 3"""
+        self.s = self.s + "a"
+
+    def add_b(self) -> None:
+        """pre: len(self.s) < 3 and not self.s.startswith("b")"""
+        self.s += "b"
+
+    def has_b(self) -> None:
+        """pre: "b" in self.s"""
+        self.s = "b"
+
+    def reset(self) -> None:
+        """pre: self.s != "" and self.s == self.s"""
+        self.s = ""
+''', {"s": ["", "a", "b", "aa", "ab", "ba", "bb", "aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"]},
+        exact=False),
+    Case("optional_int_field", '''
+from typing import Optional
+
+
+class C:
+    """
+    inv: self.v is None or 0 <= self.v <= 2
+    """
+
+    def __init__(self) -> None:
+        self.v: Optional[int] = None
+
+    def start(self) -> None:
+        """pre: self.v is None"""
+        self.v = 0
+
+    def inc(self) -> None:
+        """pre: self.v is not None and self.v < 2"""
+        self.v += 1
+
+    def stop(self) -> None:
+        """pre: self.v is not None"""
+        self.v = None if self.v == 2 else self.v
+''', {"v": [None, 0, 1, 2]}),
+    Case("enum_field", '''
+from enum import Enum
+
+
+class Light(Enum):
+    RED = 1
+    GREEN = 2
+    AMBER = 3
+
+
+class C:
+    def __init__(self) -> None:
+        self.light = Light.RED
+
+    def go(self) -> None:
+        """pre: self.light == Light.RED"""
+        self.light = Light.GREEN
+
+    def slow(self) -> None:
+        """pre: self.light is Light.GREEN"""
+        self.light = Light.AMBER
+
+    def halt(self) -> None:
+        """pre: self.light != Light.RED"""
+        self.light = Light.RED if self.light == Light.AMBER else self.light
+''', {"light": ["Light.RED", "Light.GREEN", "Light.AMBER"]}),
+    Case("list_of_int_field", '''
+class C:
+    """
+    inv: len(self.items) <= 2
+    """
+
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def push(self, v: int) -> None:
+        """pre: 0 <= v <= 1 and len(self.items) < 2"""
+        self.items.append(v)
+
+    def pop(self) -> None:
+        self.items.pop()
+
+    def last_is_one(self) -> None:
+        """pre: len(self.items) > 0 and self.items[-1] == 1"""
+        self.items.pop()
+        self.items.append(0)
+
+    def has_zero(self) -> None:
+        """pre: 0 in self.items"""
+        if self.items[0] == 0:
+            self.items.pop()
+''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]]}, {"push": {"v": [0, 1]}}, exact=False,
+        findings=(("may_raise", "pop"),)),
+    Case("parameters_enable_when_some_argument_fits", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+
+    def add(self, k: int) -> None:
+        """pre: 1 <= k <= 2 and self.x + k <= 3"""
+        self.x += k
+
+    def set_if(self, on: bool) -> None:
+        """pre: on or self.x == 3"""
+        self.x = 0 if on else 1
+''', {"x": list(range(4))}, {"add": {"k": [1, 2]}, "set_if": {"on": BOOLS}}),
+    Case("constructor_with_parameter", '''
+class C:
+    """
+    inv: 0 <= self.x <= 2
+    """
+
+    def __init__(self, start: int) -> None:
+        """pre: 0 <= start <= 2"""
+        self.x = start
+
+    def inc(self) -> None:
+        """pre: self.x < 2"""
+        self.x += 1
+
+    def dec(self) -> None:
+        """pre: self.x > 0"""
+        self.x -= 1
+''', {"x": [0, 1, 2]}, {"__init__": {"start": [0, 1, 2]}}),
+    Case("unsatisfiable_precondition_is_never_enabled", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+
+    def inc(self) -> None:
+        """pre: self.x < 3"""
+        self.x += 1
+
+    def impossible(self) -> None:
+        """pre: self.x > 3"""
+        self.x = 0
+''', {"x": list(range(4))}, findings=(("never_enabled", "impossible"),)),
+    Case("method_breaking_the_invariant", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 0
+
+    def inc(self) -> None:
+        self.x += 1
+
+    def reset(self) -> None:
+        """pre: self.x > 1"""
+        self.x = 0
+''', {"x": list(range(4))}, findings=(("breaks_invariant", "inc"),)),
+    Case("division_by_a_field_that_can_be_zero_raises", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+
+    def __init__(self) -> None:
+        self.x = 2
+
+    def split(self) -> None:
+        self.x = 6 // self.x - 2
+
+    def bump(self) -> None:
+        """pre: self.x < 3"""
+        self.x += 1
+''', {"x": list(range(4))}, findings=(("may_raise", "split"),)),
+    Case("truthiness_and_short_circuit", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+
+    def fill(self) -> None:
+        """pre: not self.x"""
+        self.x = self.x or 2
+
+    def half(self) -> None:
+        """pre: self.x and self.x % 2 == 0"""
+        self.x = self.x and self.x // 2
+
+    def safe_div(self) -> None:
+        """pre: self.x == 0 or 6 // self.x > 2"""
+        self.x = 3 if self.x != 0 and 6 // self.x >= 6 else self.x + 1
+''', {"x": list(range(4))}),
+    Case("break_and_continue", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+        self.b = False
+
+    def scan(self) -> None:
+        """pre: self.x < 3"""
+        for i in range(4):
+            if i < self.x:
+                continue
+            if self.b:
+                break
+            self.x = i
+        self.b = not self.b
+
+    def spin(self) -> None:
+        """pre: self.x > 0"""
+        while True:
+            self.x -= 1
+            if self.x <= 1:
+                break
+''', {"x": list(range(4)), "b": BOOLS}),
+    Case("arithmetic_on_none_raises", '''
+from typing import Optional
+
+
+class C:
+    """
+    inv: self.v is None or 0 <= self.v <= 2
+    """
+    def __init__(self) -> None:
+        self.v: Optional[int] = None
+        self.b = False
+
+    def bump(self) -> None:
+        """pre: not self.b"""
+        self.v = self.v + 1
+        self.b = True
+
+    def clear(self) -> None:
+        """pre: self.b"""
+        self.v = None if self.v == 2 else 0
+        self.b = False
+''', {"v": [None, 0, 1, 2], "b": BOOLS}, findings=(("may_raise", "bump"),)),
+    Case("list_index_errors_and_extend", '''
+class C:
+    """
+    inv: len(self.items) <= 2
+    """
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def push(self, v: int) -> None:
+        """pre: 0 <= v <= 1 and len(self.items) < 2"""
+        self.items.append(v)
+
+    def third(self) -> None:
+        """pre: len(self.items) > 0"""
+        if self.items[-2] == 1:
+            self.items.pop(0)
+
+    def grow(self) -> None:
+        """pre: len(self.items) == 1"""
+        self.items += [self.items[0]]
+
+    def front(self) -> None:
+        """pre: 1 in self.items"""
+        self.items.pop(0)
+''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]]}, {"push": {"v": [0, 1]}}, exact=False, findings=(("may_raise", "third"),)),
+    Case("bool_as_int", '''
+class C:
+    """
+    inv: 0 <= self.x <= 3
+    """
+    def __init__(self) -> None:
+        self.x = 0
+        self.b = True
+
+    def add(self) -> None:
+        """pre: self.x + self.b <= 3"""
+        self.x += self.b
+        self.b = not self.b
+
+    def mul(self) -> None:
+        """pre: self.x * (not self.b) == 0"""
+        self.x = int(self.b) * 3 - self.x
+''', {"x": list(range(4)), "b": BOOLS}),
+    Case("constructor_that_can_raise", '''
+class C:
+    """
+    inv: 0 <= self.x <= 2
+    """
+    def __init__(self, start: int) -> None:
+        """pre: 0 <= start <= 3"""
+        if start == 1:
+            raise ValueError("no")
+        self.x = start
+
+    def inc(self) -> None:
+        """pre: self.x < 2"""
+        self.x += 1
+''', {"x": [0, 1, 2]}, {"__init__": {"start": [0, 1, 2, 3]}}),
+    Case("str_ordering", '''
+class C:
+    def __init__(self) -> None:
+        self.s = ""
+
+    def low(self) -> None:
+        """pre: self.s < "y" """
+        self.s = self.s + "a"
+''', {"s": ["", "a", "aa", "y", "ya", "z"]}, exact=False),
+]
