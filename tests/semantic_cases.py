@@ -634,4 +634,42 @@ class C:
         """pre: self.s < "y" """
         self.s = self.s + "a"
 ''', {"s": ["", "a", "aa", "y", "ya", "z"]}, exact=False),
+    # a list indexed by a parameter under a precondition mixing bool and list operands
+    # (`... and self.items`): once ran > 60 s; the truth-value reading of `and` fixed it
+    Case("list_indexed_by_a_parameter_under_a_mixed_and", '''class C:
+    """
+    inv: len(self.items) <= 2
+    """
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def push(self, v: int) -> None:
+        """pre: 0 <= v <= 2 and len(self.items) < 2 and v not in self.items"""
+        self.items.append(v)
+
+    def at(self, k: int) -> None:
+        """pre: 0 <= k <= 2 and self.items"""
+        if self.items[k] == 0:
+            self.items.pop()
+''', {"items": [[], [0], [1], [2], [0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [0, 0], [1, 1], [2, 2]]},
+         {"push": {"v": [0, 1, 2]}, "at": {"k": [0, 1, 2]}}, exact=False,
+         findings=(("may_raise", "at"),)),
+    # the same with a precondition z3 does not translate (a tuple): may-answers, quickly
+    Case("untranslatable_precondition_with_a_parameter", '''class C:
+    """
+    inv: len(self.items) <= 2
+    """
+    def __init__(self) -> None:
+        self.items: list[int] = []
+
+    def push(self, v: int) -> None:
+        """pre: 0 <= v <= 2 and len(self.items) < 2 and v not in self.items"""
+        self.items.append(v)
+
+    def at(self, k: int) -> None:
+        """pre: k in (0, 1) and self.items"""
+        if self.items[k] == 0:
+            self.items.pop()
+''', {"items": [[], [0], [1], [2], [0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [0, 0], [1, 1], [2, 2]]},
+         {"push": {"v": [0, 1, 2]}, "at": {"k": [0, 1]}}, exact=False, unknown="Tuple"),
 ]

@@ -73,7 +73,25 @@ class ExprEvaluator:
         return method(node)
 
     def condition(self, node: ast.expr) -> z3.BoolRef:
-        return V.truthy(self.eval(node))
+        """bool(node), where only its truth matters (if/while tests, asserts, contracts):
+        `and`/`or`/`not` are taken on truth values, so operands of different types
+        (`0 <= k and self.items`) need no common type. Short-circuit is kept: a later
+        operand's errors count only where the earlier ones did not decide."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return z3.Not(self.condition(node.operand))
+        if not isinstance(node, ast.BoolOp):
+            return V.truthy(self.eval(node))
+        is_and = isinstance(node.op, ast.And)
+        saved = self.guard
+        parts = []
+        try:
+            for operand in node.values:
+                c = self.condition(operand)
+                parts.append(c)
+                self.guard = z3.And(self.guard, c if is_and else z3.Not(c))
+        finally:
+            self.guard = saved
+        return z3.And(*parts) if is_and else z3.Or(*parts)
 
     # -- atoms ---------------------------------------------------------------------
 

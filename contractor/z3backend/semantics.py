@@ -227,9 +227,16 @@ class ClassSemantics:
             args = self.flat(self.fields)
             fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
             return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+        known = len(self.inexact)
         pre = self.conditions(method.preconditions, self.fields, params, f"{method.name}:pre")
         if not params:
             return z3.simplify(pre)
+        if len(self.inexact) != known:
+            # an untranslated precondition: nothing to eliminate or refine; its enabledness
+            # is an unknown predicate of the object (every answer using it is a may-answer)
+            args = self.flat(self.fields)
+            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
+            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
         wf = z3.And(*[V.well_formed(v) for v in params.values()])
         formula = z3.Exists(self.flat(params), z3.And(wf, pre))
         eliminated = eliminate_quantifiers(formula, self.qe_timeout_ms)
