@@ -145,10 +145,8 @@ class Z3Backend:
         o = self.outcome(name)
         if isinstance(o, UnsupportedConstruct):
             return None
-        method = self.model.methods[name]
         parts = [V.well_formed(v) for v in o.args.values()]
-        if method.preconditions:
-            parts.append(self.sem.conditions(method.preconditions, self.sem.fields, o.args, f"{name}:pre"))
+        parts.append(o.pre)
         parts.append(z3.Not(o.raised))
         return parts, o
 

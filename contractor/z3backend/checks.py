@@ -40,8 +40,7 @@ def method_findings(b) -> list[Finding]:
         method = model.methods[name]
         is_ctor = name in model.constructors
         line = method.location.line
-        pre = sem.conditions(method.preconditions, sem.fields, o.args, f"{name}:pre")
-        base = [pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
+        base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
         if not is_ctor:
             base.append(sem.invariant)
             if inv_exact and solve(sem.invariant, sem.enabled[name]) is None:

@@ -105,6 +105,7 @@ class Outcome:
     raises: list[Site]
     unknowns: list[Site]
     args: dict[str, Val]
+    pre: z3.BoolRef = TRUE  # the method's precondition over the fields and `args`
     post_ok: z3.BoolRef = TRUE  # the method's postconditions hold (given normal termination)
     post_exact: bool = True
 
@@ -255,7 +256,9 @@ class ClassSemantics:
         pre = self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
         result = ex.invoke(method, SELF, dict(args), enforce_pre=False)
-        return self.outcome(method, state, result, args, fields)
+        out = self.outcome(method, state, result, args, fields)
+        out.pre = pre
+        return out
 
     def construct(self, ctor: Method, prefix: str) -> Outcome:
         """Run a constructor (`__init__` on a blank object, or a factory classmethod)."""
@@ -263,7 +266,8 @@ class ClassSemantics:
         blank = blank_object(self.model)
         state = ExecState({SELF: blank})
         ex = self.executor(state, prefix)
-        ex.assume(z3.And(*[V.well_formed(v) for v in args.values()], self.ctor_pre(ctor, args)))
+        pre = self.ctor_pre(ctor, args)
+        ex.assume(z3.And(*[V.well_formed(v) for v in args.values()], pre))
         if ctor.name == "__init__":
             ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
             oid = SELF
@@ -280,7 +284,9 @@ class ClassSemantics:
                 state.unknown = TRUE
                 after[name] = ex.fresh(v.type.args[0], name)
         state.objects[SELF] = after
-        return self.outcome(ctor, state, V.NONE_VAL, args, None)
+        out = self.outcome(ctor, state, V.NONE_VAL, args, None)
+        out.pre = pre
+        return out
 
     def ctor_pre(self, ctor: Method, args: dict[str, Val]) -> z3.BoolRef:
         """A constructor's precondition (over its arguments only: there is no object yet)."""
