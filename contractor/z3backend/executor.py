@@ -17,14 +17,15 @@ from contractor.errors import Location, UnsupportedConstruct
 from contractor.model import ClassModel, Method, TypeRef
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
-from contractor.z3backend.state import FALSE, TRUE, ExecState, Frame, Loop, Site
+from contractor.z3backend.loops import LoopExecutor
+from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.values import Val
 
 MAX_INLINE_DEPTH = 8
 FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp)
 
 
-class Executor(ExprEvaluator):
+class Executor(ExprEvaluator, LoopExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
@@ -252,84 +253,6 @@ class Executor(ExprEvaluator):
                 self.frame.aliases.add(t.id)
             else:
                 raise UnsupportedConstruct("a field made to share another list (aliasing)", self.loc(t))
-
-    def run_loop(self, node: ast.For | ast.While, writes: set[str] | None) -> None:
-        if node.orelse:
-            raise UnsupportedConstruct("loop with an else clause", self.loc(node))
-        items = self.loop_items(node) if isinstance(node, ast.For) else None
-        loop = Loop()
-        self.loops.append(loop)
-        saved_guard = self.guard
-        try:
-            for k in range(self.unroll + 1):
-                loop.continued = FALSE
-                if isinstance(node, ast.While):
-                    more = self.condition(node.test)
-                else:
-                    more, item = items(k)
-                if k == self.unroll:  # still running after `unroll` iterations: unknown
-                    break
-                if not self.feasible(z3.And(self.active_with(loop), saved_guard, more)):
-                    break  # no object meeting the assumptions runs this iteration
-                self.guard = z3.And(saved_guard, more)
-                if isinstance(node, ast.For):
-                    self.store(node.target, item)
-                self.run_block(node.body, writes)
-                self.guard = saved_guard
-                loop.broke = z3.Or(loop.broke, z3.And(self.active(), z3.Not(more)))
-        finally:
-            self.guard = saved_guard
-            self.loops.pop()
-        remaining = z3.And(self.active_with(loop), more)
-        if self.feasible(remaining):
-            saved = self.guard
-            self.guard = z3.And(saved, more)
-            err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)",
-                                       self.loc(node))
-            self.loops.append(loop)
-            try:
-                self.mark_unknown(err, node, writes)
-            finally:
-                self.loops.pop()
-                self.guard = saved
-
-    def active_with(self, loop: Loop) -> z3.BoolRef:
-        self.loops.append(loop)
-        try:
-            return self.active()
-        finally:
-            self.loops.pop()
-
-    def loop_items(self, node: ast.For):
-        it = node.iter
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
-                and not it.keywords and 1 <= len(it.args) <= 3:
-            args = [V.to_int(self.eval(a)) for a in it.args]
-            start, stop = (z3.IntVal(0), args[0]) if len(args) == 1 else (args[0], args[1])
-            step = 1
-            if len(it.args) == 3:
-                if not (isinstance(it.args[2], ast.Constant) and isinstance(it.args[2].value, int)
-                        and it.args[2].value != 0):
-                    raise UnsupportedConstruct("range() with a non-constant step", self.loc(it))
-                step = it.args[2].value
-
-            def at(k: int):
-                i = start + k * step
-                return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
-            return at
-        seq = self.eval(it)
-        if seq.kind in ("list", "str") and seq.z is not None:
-            n = z3.Length(seq.z)
-            elem = seq.type.args[0] if seq.kind == "list" else TypeRef("str")
-
-            def at_seq(k: int):
-                item = seq.z[k] if seq.kind == "list" else z3.SubString(seq.z, k, 1)
-                return z3.IntVal(k) < n, Val(elem, item)
-            return at_seq
-        raise UnsupportedConstruct("for-loop over something other than range(), a list or a str",
-                                   self.loc(it))
-
-    # -- calls -----------------------------------------------------------------------
 
     def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST) -> dict[str, Val]:
         params = method.params

@@ -63,7 +63,7 @@ class ExprEvaluator:
         if not isinstance(r, Val):
             raise self.unsupported(node, f"{type(r).__name__} used as a value")
         if r.kind == "any":
-            raise self.unsupported(node, f"a value of a type the z3 backend does not model")
+            raise self.unsupported(node, "a value of a type the z3 backend does not model")
         return r
 
     def eval_any(self, node: ast.expr) -> Any:

@@ -20,7 +20,7 @@ from contractor.model import ClassModel, Condition, Method, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
-from contractor.z3backend.state import FALSE, TRUE, ExecState, Site
+from contractor.z3backend.state import TRUE, ExecState, Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers
 
