@@ -231,7 +231,7 @@ class Z3Backend:
                             return self.fallback(name, source, parts, o, found,
                                                  "quantifier instantiation did not converge")
                         continue
-                    enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
+                    enabled = enabled_in(m, bits)
                     witness = self.witness(m, o, source is not None)
                     if exact and not inexact_reason and status == OK:
                         found[enabled] = Target(enabled, "must", witness, "z3")
@@ -239,8 +239,7 @@ class Z3Backend:
                         reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
                                                     "the enabledness of a method with parameters was undecided")
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
-                    block = z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits \
-                        else z3.BoolVal(False)
+                    block = blocking(bits, enabled)
                     blocks.append(block)
                     solver.add(block)
             finally:
@@ -315,9 +314,9 @@ class Z3Backend:
             m = solver.model()
             if enc.refine(m) == REFINED:
                 continue
-            enabled = frozenset(k for k, b in bits.items() if z3.is_true(m.eval(b, model_completion=True)))
+            enabled = enabled_in(m, bits)
             out.append(Target(enabled, "may", None, "z3", reason))
-            solver.add(z3.Or(*[b != z3.BoolVal(k in enabled) for k, b in bits.items()]) if bits else z3.BoolVal(False))
+            solver.add(blocking(bits, enabled))
         return out
 
     # -- witnesses -------------------------------------------------------------------
@@ -347,3 +346,13 @@ class Z3Backend:
         if v.kind == "class":
             return f"<{v.type.name} object>"
         return py_value(m.eval(v.z, model_completion=True))
+
+
+def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled:
+    """The abstract state a model gives the object whose enabledness bits these are."""
+    return frozenset(m for m, b in bits.items() if z3.is_true(model.eval(b, model_completion=True)))
+
+
+def blocking(bits: dict[str, z3.BoolRef], enabled: Enabled) -> z3.BoolRef:
+    """The clause excluding one abstract state from further models (all-SAT)."""
+    return z3.Or(*[b != z3.BoolVal(m in enabled) for m, b in bits.items()]) if bits else z3.BoolVal(False)
