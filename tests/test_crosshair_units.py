@@ -99,12 +99,16 @@ def test_eager_rewrite_agrees_with_python_on_concrete_values(text, env):
 
 
 def test_eager_conditions_do_not_fork_per_conjunct():
-    # three independent conjuncts: with `and` CrossHair would fork; the eager form forks
-    # once (in the goal), so an unsatisfiable combination is proven quickly
+    # independent conjuncts and disjuncts: with `and`/`or` CrossHair would fork at each;
+    # the eager form forks once (in the goal), so the search explores at most two paths
     def goal(v):
-        return holds(lambda: ch_all(lambda: v["a"] > 0, lambda: v["b"] > 0, lambda: v["a"] + v["b"] < 0))
+        both = ch_all(lambda: v["a"] > 0, lambda: v["b"] > 0, lambda: v["c"] > 0, lambda: v["a"] + v["b"] < v["c"])
+        either = ch_any(lambda: v["a"] > 5, lambda: v["b"] > 5, lambda: ch_not(lambda: v["f"]))
+        return holds(lambda: both & either & (v["a"] + v["b"] + v["c"] < 0))
 
-    assert search({"a": int, "b": int}, goal, 5).status == "none"
+    out = search({"a": int, "b": int, "c": int, "f": bool}, goal, 5)
+    assert out.status == "none"
+    assert out.paths <= 2, f"{out.paths} paths: a combinator forked"
 
 
 # -- objects -----------------------------------------------------------------------------

@@ -5,10 +5,15 @@ path at each such question; a method with k conjuncts in each of n preconditions
 multiplies paths. These combinators keep symbolic booleans symbolic (z3's and/or/not via
 `&`, `|`, `==`), so one query forks only where the user's code does. An operand that
 raises counts as in `holds`: the condition does not hold.
+
+Never compare a possibly symbolic bool with `is`: CrossHair realizes a SymbolicBool on
+either side of `is` (a fork per operand, the very cost these combinators avoid).
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any, Callable
 
 from crosshair.libimpl.builtinslib import SymbolicBool
@@ -31,24 +36,24 @@ def _value(thunk: Callable[[], Any]) -> tuple[bool, Any]:
 
 def ch_all(*thunks: Callable[[], Any]) -> Any:
     """`a and b and ...`; an operand that raises makes it false (it is false anyway, or raises)."""
-    result: Any = True
+    values = []
     for thunk in thunks:
         ok, value = _value(thunk)
         if not ok:
             return False
-        result = value if result is True else result & value
-    return result
+        values.append(value)
+    return functools.reduce(operator.and_, values) if values else True
 
 
 def ch_any(*thunks: Callable[[], Any]) -> Any:
     """`a or b or ...`; an operand that raises ends it with the operands before it."""
-    result: Any = False
+    values = []
     for thunk in thunks:
         ok, value = _value(thunk)
         if not ok:
-            return result
-        result = value if result is False else result | value
-    return result
+            break
+        values.append(value)
+    return functools.reduce(operator.or_, values) if values else False
 
 
 def ch_not(thunk: Callable[[], Any]) -> Any:

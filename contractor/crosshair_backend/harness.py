@@ -31,6 +31,7 @@ class Outcome:
     status: Status
     example: dict[str, Any] | None = None  # concrete input values, when found
     detail: str = ""
+    paths: int = 0  # paths CrossHair explored
 
 
 def assume(condition: Any) -> None:
@@ -73,10 +74,11 @@ def search(inputs: dict[str, Any], goal: Callable[[dict[str, Any]], Any], timeou
     with crosshair_settings(), enabled_auditwall(), condition_parser(options.analysis_kind):
         result = explore_loop(options, RootNode(), run_path, stop_on_refutation=True)
     if found:
-        return Outcome("found", found[0])
+        return Outcome("found", found[0], paths=result.iterations)
     status = result.top_analysis.verification_status if result.top_analysis else None
     if result.exhausted and status in (None, VerificationStatus.CONFIRMED):
-        return Outcome("none")
+        return Outcome("none", paths=result.iterations)
     why = "timeout" if not result.exhausted else "some paths could not be explored"
-    return Outcome("unknown", detail=f"CrossHair search incomplete ({why}, {result.iterations} paths)")
+    return Outcome("unknown", detail=f"CrossHair search incomplete ({why}, {result.iterations} paths)",
+                   paths=result.iterations)
 
