@@ -178,3 +178,16 @@ def test_connection_pool(tmp_path):
     assert initial(ts) == {NONE_OPEN}
     check_partly_decided(ts, POOL, {NONE_OPEN, SOME_OPEN, ALL_OPEN})
     assert replay_witnesses(ts, load_class("pool", "ConnectionPool"), pool_oracle, pool_fields) >= 5
+
+
+# -- the z3 backend on the same samples: sound (never drops a transition), never a crash -----
+@pytest.mark.parametrize("file, name, expected", [
+    ("stack", "BoundedStack", STACK), ("listitr", "ListItr", LISTITR),
+    ("textfile", "TextFile", TEXTFILE), ("pool", "ConnectionPool", POOL),
+])
+def test_z3_backend_over_approximates_the_crosshair_samples(file, name, expected):
+    ts = infer(f"{SAMPLES / file}.py:{name}", InferOptions(backend="z3"))
+    found = transitions(ts)
+    assert expected <= set(found), expected - set(found)
+    wrong_must = {t for t, c in found.items() if c == "must"} - expected
+    assert not wrong_must

@@ -145,7 +145,7 @@ class ClassSemantics:
     def flat(self, fields: dict[str, Val]) -> list[z3.ExprRef]:
         out = []
         for v in fields.values():
-            if v.kind == "any":
+            if v.kind == "any" or not isinstance(v.z, z3.ExprRef):  # None, object ids
                 continue
             out.append(v.z)
             if v.kind == "optional":
