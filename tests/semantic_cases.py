@@ -672,4 +672,66 @@ class C:
             self.items.pop()
 ''', {"items": [[], [0], [1], [2], [0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [0, 0], [1, 1], [2, 2]]},
          {"push": {"v": [0, 1, 2]}, "at": {"k": [0, 1]}}, exact=False, unknown="Tuple"),
+    # an untranslated statement changes only what its method may write (z3backend/effects.py):
+    # `note` cannot change n or closed, so the typestate stays exact
+    Case("untranslated_statement_leaves_fields_the_method_never_writes", '''class C:
+    """
+    inv: 0 <= self.n <= 1
+    """
+    def __init__(self) -> None:
+        self.log = ""
+        self.closed = False
+        self.n = 0
+
+    def note(self) -> None:
+        """pre: not self.closed"""
+        self.log = self.log[-2:] + "x"
+
+    def bump(self) -> None:
+        """pre: not self.closed and self.n == 0"""
+        self.n = 1
+
+    def close(self) -> None:
+        """pre: not self.closed and self.n == 1"""
+        self.closed = True
+''', {"log": ["", "x", "xx", "xxx"], "closed": BOOLS, "n": [0, 1]}, unknown="slicing"),
+    # the path stops at the untranslated helper, skipping `self.n = 0` after it: n must be
+    # arbitrary too (the analysed method's write set, not the helper's)
+    Case("untranslated_helper_then_a_write_in_the_caller", '''class C:
+    """
+    inv: 0 <= self.n <= 1
+    """
+    def __init__(self) -> None:
+        self.log = ""
+        self.n = 0
+
+    def _trim(self) -> None:
+        self.log = self.log[-2:]
+
+    def note(self) -> None:
+        self._trim()
+        self.n = 0
+
+    def bump(self) -> None:
+        """pre: self.n == 0"""
+        self.n = 1
+''', {"log": ["", "x"], "n": [0, 1]}, exact=False, unknown="slicing"),
+    # `self` handed to other code: anything may change
+    Case("self_passed_to_a_function_may_change_any_field", '''def shut(obj) -> None:
+    obj.closed = True
+
+
+class C:
+    def __init__(self) -> None:
+        self.closed = False
+        self.n = 0
+
+    def note(self) -> None:
+        """pre: not self.closed"""
+        shut(self)
+
+    def bump(self) -> None:
+        """pre: not self.closed and self.n == 0"""
+        self.n = 1
+''', {"closed": BOOLS, "n": [0, 1]}, exact=False),
 ]

@@ -15,6 +15,7 @@ import z3
 
 from contractor.errors import Location, UnsupportedConstruct
 from contractor.model import ClassModel, Method, TypeRef
+from contractor.z3backend import effects
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
 from contractor.z3backend.loops import LoopExecutor
@@ -41,6 +42,7 @@ class Executor(ExprEvaluator, LoopExecutor):
         self.counter = 0
         self.old_oid: int | None = None
         self.context: z3.Solver | None = None  # what the caller assumes (invariant, precondition)
+        self.root: tuple[str, int] | None = None  # the first method invoked, and its object
 
     def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
         """Let loops stop unrolling where `context` makes further iterations impossible."""
@@ -86,15 +88,24 @@ class Executor(ExprEvaluator, LoopExecutor):
         return self.old_oid
 
     def mark_unknown(self, err: UnsupportedConstruct, node: ast.AST, writes: set[str] | None) -> None:
-        """Paths reaching `node` become unknown; the fields they may write become arbitrary."""
+        """Paths reaching `node` become unknown; the fields they may write become arbitrary
+        (on the analysed method's object: those in its write set, see effects.py)."""
         c = self.active()
         line = err.location.line if err.location else getattr(node, "lineno", 0)
         self.state.unknowns.append(Site(c, err.construct, line, self.frame.method, err.detail))
+        # an unknown path ends here, skipping the rest of every method on the stack: what
+        # the first method (with all it calls) may write is what may have changed
+        own_oid = self.root[1] if self.root is not None else None
+        if writes is None and self.root is not None:
+            writes = effects.writes(self.model, self.root[0])
+            own = self.state.objects.get(own_oid, {})
+            if writes is not None and any(w not in own or own[w].kind == "any" for w in writes):
+                writes = writes | {"__opaque__"}  # it stands for the fields z3 does not model
         for oid, fields in self.state.objects.items():
             if oid < 0:
                 continue
             for name, v in list(fields.items()):
-                if writes is not None and name not in writes:
+                if writes is not None and oid == own_oid and name not in writes:
                     continue
                 if v.kind in ("any", "class"):
                     continue
@@ -284,6 +295,8 @@ class Executor(ExprEvaluator, LoopExecutor):
     def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
         """Inline `method` on object `oid`; its return value (merged over its return paths)."""
         outer_frame, outer_loops, outer_guard = self.frame, self.loops, self.guard
+        if self.root is None:
+            self.root = (method.name, oid)
         entry = self.active()  # the callee runs only where the caller is still running
         frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
         frame.old = dict(bound)
