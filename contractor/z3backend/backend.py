@@ -51,18 +51,10 @@ class Z3Backend:
     def unknowns(self) -> list[Unknown]:
         return sorted(self._unknowns.values(), key=lambda u: (u.line, u.method, u.construct))
 
-    def exact_methods(self) -> set[str]:
-        """Actions whose body and contracts translate fully (every answer about them is exact)."""
-        if self.sem.inexact:
-            cond_methods = {k.split(":")[0] for k in self.sem.inexact}
-            if "invariant" in cond_methods or any(m in cond_methods for m in self.model.actions):
-                return set()
-        out = set()
-        for m in self.model.actions:
-            o = self.outcome(m)
-            if isinstance(o, Outcome) and z3.is_false(o.unknown):
-                out.add(m)
-        return out
+    def enabledness_exact(self) -> bool:
+        """Whether the invariant and every action's precondition translate (the enabled
+        sets z3 reasons about are then those of real objects)."""
+        return not self.sem.global_inexact
 
     def initial_targets(self, constructor: str) -> list[Target]:
         return self.enumerate(constructor, None)
@@ -203,7 +195,7 @@ class Z3Backend:
             solver.pop()
 
     def all_sat(self, name, source, solver, enc, bits, parts, o) -> list[Target]:
-        inexact_reason = self.inexact_reason()
+        inexact_reason = self.inexact_reason(name)
         found: dict[Enabled, Target] = {}
         blocks: list[z3.BoolRef] = []
         phases = [(z3.Not(o.unknown), True)]
@@ -246,10 +238,15 @@ class Z3Backend:
                 solver.pop()
         return list(found.values())
 
-    def inexact_reason(self) -> str | None:
-        if not self.sem.inexact:
+    def inexact_reason(self, name: str) -> str | None:
+        """An untranslated condition the answers about `name` depend on: the invariant, an
+        action's precondition (enabledness) or name's own precondition (another method's
+        postcondition does not count)."""
+        relevant = dict(self.sem.global_inexact)
+        relevant.update({k: v for k, v in self.sem.inexact.items() if k.startswith(f"{name}:pre:")})
+        if not relevant:
             return None
-        k, v = next(iter(sorted(self.sem.inexact.items())))
+        k, v = min(relevant.items())
         return f"untranslated condition ({k}: {v})"
 
     def unknown_reason(self, m: z3.ModelRef, sites: list[Site]) -> str:

@@ -122,6 +122,7 @@ class ClassSemantics:
     enabled: dict[str, z3.BoolRef] = field(init=False)
     quantified: dict[str, tuple[dict[str, Val], z3.BoolRef]] = field(init=False)  # m -> (params, pre)
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
+    global_inexact: dict[str, str] = field(init=False)  # those in the invariant and enabledness
     unknowns: list[Unknown] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +140,7 @@ class ClassSemantics:
         self.wf = z3.And(*[V.well_formed(v) for v in self.fields.values() if v.kind != "any"])
         self.invariant = z3.And(self.wf, self.conditions(self.model.invariants, self.fields, {}, "invariant"))
         self.enabled = {m: self.enabledness(self.model.methods[m]) for m in self.model.actions}
+        self.global_inexact = dict(self.inexact)  # every answer depends on these
 
     # -- building blocks ---------------------------------------------------------------
 
