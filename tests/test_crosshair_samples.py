@@ -191,3 +191,38 @@ def test_z3_backend_over_approximates_the_crosshair_samples(file, name, expected
     assert expected <= set(found), expected - set(found)
     wrong_must = {t for t, c in found.items() if c == "must"} - expected
     assert not wrong_must
+
+
+# -- auto: z3 first, CrossHair only for what z3 leaves undecided ------------------------------
+@pytest.mark.parametrize("file, name, expected, init, oracle", [
+    ("stack", "BoundedStack", STACK, {EMPTY}, stack_oracle),
+    ("listitr", "ListItr", LISTITR, {H, HN}, listitr_oracle),
+    ("textfile", "TextFile", TEXTFILE, {AT_END}, textfile_oracle),
+])
+def test_auto_decides_the_crosshair_samples_exactly(file, name, expected, init, oracle, tmp_path):
+    options = InferOptions(backend="auto", timeout=5, crosshair_options={"cache_dir": str(tmp_path)})
+    ts = infer(f"{SAMPLES / file}.py:{name}", options)
+    assert initial(ts) == init
+    assert transitions(ts) == {t: "must" for t in expected}
+    assert ts.complete and not [f for f in ts.findings if f.kind == "unknown"]
+    assert replay_witnesses(ts, load_class(file, name), oracle) == len(expected) + len(ts.initializations)
+
+
+def test_auto_on_the_text_file_asks_crosshair_only_about_the_sliced_methods(tmp_path):
+    options = InferOptions(backend="auto", timeout=5, crosshair_options={"cache_dir": str(tmp_path)})
+    ts = infer(f"{SAMPLES}/textfile.py:TextFile", options)
+    assert {t.method for t in ts.transitions if t.backend == "crosshair"} == {"read", "write"}
+    assert {t.method for t in ts.transitions if t.backend == "z3"} == {"close", "seek"}
+
+
+@pytest.mark.slow
+def test_auto_on_the_connection_pool_is_sound(tmp_path):
+    # z3 does not model dicts: its enabled sets come from untranslated preconditions, and
+    # where CrossHair cannot finish, z3's states bound the answer as may-transitions
+    options = InferOptions(backend="auto", timeout=3, crosshair_options={"cache_dir": str(tmp_path)})
+    ts = infer(f"{SAMPLES}/pool.py:ConnectionPool", options)
+    found = transitions(ts)
+    assert initial(ts) == {NONE_OPEN}
+    assert POOL <= set(found), POOL - set(found)
+    assert not {t for t, c in found.items() if c == "must"} - POOL
+    assert replay_witnesses(ts, load_class("pool", "ConnectionPool"), pool_oracle, pool_fields) >= 8

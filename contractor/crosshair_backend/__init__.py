@@ -41,15 +41,14 @@ def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
 
 
 def make_crosshair_backend(model: ClassModel, options) -> Backend:
-    """The backend for options.backend "crosshair" or "auto" (z3 per method where exact)."""
+    """The backend for options.backend "crosshair" or "auto" (z3 first, CrossHair for the
+    transitions z3 leaves undecided)."""
     if options.backend == "crosshair":
         return _crosshair(model, options)
     from contractor.z3backend import Z3Backend
 
     z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
-    return AutoBackend(z3, z3.exact_methods(), lambda: _crosshair(model, options), model.actions)
-
-
+    return AutoBackend(z3, lambda: _crosshair(model, options))
 
 
 def __getattr__(name: str):

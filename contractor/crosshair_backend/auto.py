@@ -1,5 +1,12 @@
-"""The `auto` backend: per method, z3 where it translates the method fully, CrossHair for
-the rest (created only when some method needs it, so an all-z3 class is never imported)."""
+"""The `auto` backend: z3 for every query it can decide, CrossHair for the rest.
+
+z3 answers every query first: its targets are a sound superset, and the ones it marks
+must are decided (for a method it translates fully, that is all of them). CrossHair is
+then asked only about z3's may-targets: an example makes one must, an exhausted search rules it out, and a timeout
+leaves it may. Each backend is sound for what it rules out, so the answer is the
+intersection, and never drops a transition neither of them ruled out. CrossHair is created
+only when some answer needs it, so a class z3 decides is never imported.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +17,12 @@ from contractor.typestate import Finding, Unknown
 
 
 class AutoBackend:
-    """Composite backend: `z3` answers the methods in `z3.exact_methods()`, CrossHair the others."""
+    """Composite backend: z3 first, CrossHair for what z3 leaves undecided."""
 
     name = "auto"
 
-    def __init__(self, z3: Backend, exact: set[str], make_crosshair: Callable[[], Backend],
-                 actions: tuple[str, ...] = ()):
+    def __init__(self, z3: Backend, make_crosshair: Callable[[], Backend]):
         self.z3 = z3
-        self.exact = set(exact)
-        # z3 answers for constructors only when every action translates (enabledness is
-        # then exact; a constructor body it cannot follow still gives sound may-answers)
-        self.constructors_by_z3 = bool(actions) and set(actions) <= self.exact
         self._make_crosshair = make_crosshair
         self._crosshair: Backend | None = None
         self._states: set[Enabled] = set()
@@ -37,16 +39,32 @@ class AutoBackend:
             self._crosshair.note_states(t.enabled for t in targets)
         return targets
 
-    def backend_for(self, method: str) -> Backend:
-        return self.z3 if method in self.exact else self._crosshair_backend()
+    def _refine(self, z3_targets: list[Target], ask: Callable[[Backend, frozenset[Enabled], bool], list[Target]]) -> list[Target]:
+        """z3's must-targets, and CrossHair's verdict on each of z3's may-targets."""
+        decided = {t.enabled: t for t in z3_targets if t.certainty == "must"}
+        undecided = {t.enabled for t in z3_targets if t.certainty == "may"}
+        if not undecided:
+            return list(decided.values())
+        # With z3's enabledness exact, CrossHair searches among z3's states only. Otherwise
+        # many of them are combinations no object has, which CrossHair cannot cheaply rule
+        # out: it searches on its own, and z3's states only bound its answer.
+        answers = ask(self._crosshair_backend(), frozenset(undecided), self.z3.enabledness_exact())
+        refined = dict(decided)
+        for answer in answers:
+            if answer.enabled not in decided and (answer.enabled in undecided or answer.certainty == "must"):
+                refined[answer.enabled] = answer  # a replayed example is a fact either way
+        return sorted(refined.values(), key=lambda t: sorted(t.enabled))
 
     def initial_targets(self, constructor: str) -> list[Target]:
-        backend = self.z3 if self.constructors_by_z3 else self._crosshair_backend()
-        return self._record(backend.initial_targets(constructor))
+        targets = self.z3.initial_targets(constructor)
+        return self._record(self._refine(
+            targets, lambda ch, cands, restrict: ch.initial_targets(constructor, candidates=cands, restrict=restrict)))
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         self._states.add(source)
-        return self._record(self.backend_for(method).targets(source, method))
+        targets = self.z3.targets(source, method)
+        return self._record(self._refine(
+            targets, lambda ch, cands, restrict: ch.targets(source, method, candidates=cands, restrict=restrict)))
 
     def findings(self) -> list[Finding]:
         extra = self._crosshair.findings() if self._crosshair is not None else []

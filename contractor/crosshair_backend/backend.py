@@ -29,6 +29,10 @@ def _show(enabled: Enabled) -> str:
     return "{" + ", ".join(sorted(enabled)) + "}"
 
 
+def _listed(states) -> list | None:
+    return None if states is None else sorted(map(sorted, states))
+
+
 class CrosshairBackend:
     """Backend protocol over CrossHair (imports and runs the user's module)."""
 
@@ -76,32 +80,49 @@ class CrosshairBackend:
         return targets
 
     # -- Backend protocol ----------------------------------------------------------------
-    def initial_targets(self, constructor: str) -> list[Target]:
-        def goal(exclude=frozenset(), wanted=None):
-            return initial_goal(self.program, self._probes, constructor, exclude=exclude, wanted=wanted)
+    def initial_targets(self, constructor: str, candidates: frozenset[Enabled] | None = None,
+                        restrict: bool = True) -> list[Target]:
+        """The constructor's target states. `candidates`: a superset another backend proved;
+        with `restrict` only those are searched for, otherwise they only bound the answer
+        when the search cannot finish."""
+        def goal(exclude=frozenset(), wanted=None, among=None):
+            return initial_goal(self.program, self._probes, constructor, exclude=exclude, wanted=wanted,
+                                among=among)
 
         def replay(example):
             return replay_initial(self.program, constructor, example, self._search)
 
-        return self._cached(["init", constructor], lambda: self._enumerate(goal, replay, None, constructor))
+        return self._cached(["init", constructor, _listed(candidates), restrict],
+                            lambda: self._enumerate(goal, replay, None, constructor, candidates, restrict))
 
-    def targets(self, source: Enabled, method: str) -> list[Target]:
+    def targets(self, source: Enabled, method: str, candidates: frozenset[Enabled] | None = None,
+                restrict: bool = True) -> list[Target]:
+        """The targets of `method` from `source` (`candidates`, `restrict`: as for initial_targets)."""
         self._seen.add(source)
 
-        def goal(exclude=frozenset(), wanted=None):
-            return transition_goal(self.program, self._probes, source, method, exclude=exclude, wanted=wanted)
+        def goal(exclude=frozenset(), wanted=None, among=None):
+            return transition_goal(self.program, self._probes, source, method, exclude=exclude, wanted=wanted,
+                                   among=among)
 
         def replay(example):
             return replay_transition(self.program, method, example, self._search)
 
-        return self._cached(["step", sorted(source), method, sorted(map(sorted, self._seen))],
-                            lambda: self._enumerate(goal, replay, source, method))
+        seen = None if candidates is not None and restrict else _listed(self._seen)
+        return self._cached(["step", sorted(source), method, seen, _listed(candidates), restrict],
+                            lambda: self._enumerate(goal, replay, source, method, candidates, restrict))
 
-    def _enumerate(self, goal, replay, source: Enabled | None, method: str) -> list[Target]:
+    def _enumerate(self, goal, replay, source: Enabled | None, method: str,
+                   candidates: frozenset[Enabled] | None, restrict: bool) -> list[Target]:
+        among = candidates if restrict else None
         found: dict[Enabled, Target] = {}
         unusable, incomplete = 0, ""
         while not incomplete:
-            outcome = self._search(goal(exclude=frozenset(found)))
+            if among is None:
+                outcome = self._search(goal(exclude=frozenset(found)))
+            else:
+                if not among - set(found):
+                    break
+                outcome = self._search(goal(among=among - set(found)))
             if outcome.status == "none":
                 break
             if outcome.status == "unknown":
@@ -113,12 +134,27 @@ class CrosshairBackend:
                 if unusable >= MAX_UNUSABLE:
                     incomplete = "CrossHair's examples did not replay as new states"
         if incomplete:
-            self._per_target(found, goal, replay, source, incomplete)
-            where = f"from {_show(source)} " if source is not None else ""
-            self._findings.append(Finding(
-                "unknown", f"CrossHair could not finish the search for the targets of {method} {where}"
-                f"({incomplete}); states not found by any backend may be missing", method=method))
+            self._undecided(found, goal, replay, source, method, incomplete, candidates, restrict)
         return list(found.values())
+
+    def _undecided(self, found, goal, replay, source, method, why: str, candidates, restrict) -> None:
+        """An unfinished enumeration: each state that may still be a target is searched for
+        on its own; those not ruled out stay may-targets."""
+        if candidates is None:
+            self._per_target(found, goal, replay, source, why, self._seen)
+            missing = "states not found by any backend may be missing"
+        elif restrict:
+            self._per_target(found, goal, replay, source, why, candidates)
+            missing = "the undecided ones stay may-transitions"
+        else:  # search only the states known to be real; the rest of the bound stays may
+            self._per_target(found, goal, replay, source, why, candidates & self._seen)
+            for enabled in candidates - set(found) - self._seen:
+                found[enabled] = Target(enabled, "may", None, NAME, f"{why}; not searched for on its own")
+            missing = "the undecided ones stay may-transitions"
+        where = f"from {_show(source)} " if source is not None else ""
+        self._findings.append(Finding(
+            "unknown", f"CrossHair could not finish the search for the targets of {method} {where}"
+            f"({why}); {missing}", method=method))
 
     def _add_example(self, found: dict[Enabled, Target], rep: Replay, source: Enabled | None) -> bool:
         """Record the targets a replayed example shows; True if it added one."""
@@ -139,8 +175,8 @@ class CrosshairBackend:
                 added = True
         return added
 
-    def _per_target(self, found, goal, replay, source, why: str) -> None:
-        for enabled in sorted(self._seen - set(found), key=lambda s: (len(s), sorted(s))):
+    def _per_target(self, found, goal, replay, source, why: str, pool) -> None:
+        for enabled in sorted(set(pool) - set(found), key=lambda s: (len(s), sorted(s))):
             outcome = self._search(goal(wanted=enabled))
             if outcome.status == "none":
                 continue

@@ -117,10 +117,15 @@ class Enabledness:
 
 
 def _result_matches(en: Enabledness, obj: Any, v: dict[str, Any], exclude: frozenset[Enabled],
-                    wanted: Enabled | None) -> Any:
+                    wanted: Enabled | None, among: frozenset[Enabled] | None) -> Any:
     assume(holds(en.program.sym_inv, obj))
     if wanted is not None:
         return en.matches(obj, v, "u", wanted)
+    if among is not None:
+        found: Any = False
+        for state in sorted(among - exclude, key=sorted):
+            found = found | en.matches(obj, v, "u", state)
+        return found
     result: Any = True
     for state in exclude:
         result = result & (en.matches(obj, v, "u", state) == False)  # noqa: E712 (symbolic not)
@@ -128,9 +133,11 @@ def _result_matches(en: Enabledness, obj: Any, v: dict[str, Any], exclude: froze
 
 
 def transition_goal(program: Program, probes: Probes, source: Enabled, method: str, *,
-                    exclude: frozenset[Enabled] = frozenset(), wanted: Enabled | None = None) -> Goal:
+                    exclude: frozenset[Enabled] = frozenset(), wanted: Enabled | None = None,
+                    among: frozenset[Enabled] | None = None) -> Goal:
     """An object in `source` and arguments meeting method's precondition such that the
-    object after the call is in a state not in `exclude` (or, given `wanted`, in that state)."""
+    object after the call is in a state not in `exclude` (and, given `among`, in one of
+    those; given `wanted`, in that state)."""
     en = Enabledness(program, probes)
     inputs = {field_key(f): t for f, t in program.fields.items()}
     inputs |= {arg_key(p): t for p, t in program.params[method].items()}
@@ -142,14 +149,15 @@ def transition_goal(program: Program, probes: Probes, source: Enabled, method: s
         assume(holds(program.sym_inv, obj) & en.matches(obj, v, "w", source)
                & holds(program.sym_pre[method], obj, *args.values()))
         program.call(obj, method, args)
-        return _result_matches(en, obj, v, exclude, wanted)
+        return _result_matches(en, obj, v, exclude, wanted, among)
 
     return Goal(inputs, predicate)
 
 
 def initial_goal(program: Program, probes: Probes, ctor: str, *, exclude: frozenset[Enabled] = frozenset(),
-                 wanted: Enabled | None = None) -> Goal:
-    """Constructor arguments meeting its precondition whose object is in a new (or the wanted) state."""
+                 wanted: Enabled | None = None, among: frozenset[Enabled] | None = None) -> Goal:
+    """Constructor arguments meeting its precondition whose object is in a new state (among
+    `among` if given; or in the wanted one)."""
     en = Enabledness(program, probes)
     inputs = {arg_key(p): t for p, t in program.params[ctor].items()} | en.inputs("u")
     factory = program.model.methods[ctor].kind == "factory"
@@ -159,7 +167,7 @@ def initial_goal(program: Program, probes: Probes, ctor: str, *, exclude: frozen
         assume(holds(program.sym_pre[ctor], *args.values()) if factory
                else holds(program.sym_pre[ctor], None, *args.values()))
         obj = program.construct(ctor, args)
-        return _result_matches(en, obj, v, exclude, wanted)
+        return _result_matches(en, obj, v, exclude, wanted, among)
 
     return Goal(inputs, predicate)
 
