@@ -15,7 +15,7 @@ from contractor.typestate import Typestate
 
 @dataclass(frozen=True)
 class InferOptions:
-    backend: str = "auto"  # "z3" | "crosshair" | "auto" (z3 where exact, CrossHair for the rest)
+    backend: str = "auto"  # "z3" | "crosshair" | "auto" (z3 first, CrossHair for what z3 leaves may)
     methods: tuple[str, ...] | None = None  # the actions; None: public methods
     exclude: tuple[str, ...] = ()
     unroll: int = 8  # loop iterations the z3 backend unrolls before answering unknown

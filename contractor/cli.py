@@ -209,8 +209,8 @@ def _fail(message: str) -> None:
     type=click.Choice(["z3", "crosshair", "auto"]),
     default="auto",
     show_default=True,
-    help="z3 reads the source only; crosshair imports and runs the module; auto uses z3 "
-    "for every method it translates exactly and CrossHair for the rest.",
+    help="z3 reads the source only; crosshair imports and runs the module; auto asks z3 "
+    "first and CrossHair only about the transitions z3 leaves undecided.",
 )
 @click.option(
     "--budget",
