@@ -1,14 +1,16 @@
-"""Benchmark of the CrossHair path: time, queries and decided transitions for each CrossHair
-sample, and the time of `--backend auto` against `--backend crosshair` on the z3-subset
-samples. Queries run in-process; the disk cache is off so every run does the work.
+"""Benchmark of the CrossHair path: time, queries and decided transitions for each sample
+under `--backend crosshair` and `--backend auto`, and the ratio of auto's time to
+CrossHair's (per run, then the median). Times are medians over --runs runs. Queries run
+in-process; the disk cache is off so every run does the work.
 
-    python benchmarks/bench_crosshair.py [--timeout SECONDS] [--json FILE]
+    python benchmarks/bench_crosshair.py [--runs N] [--timeout SECONDS] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from pathlib import Path
 
@@ -34,24 +36,28 @@ def measure(target: str, backend: str, timeout: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per query (CPU time)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per sample and backend (median reported)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per query")
     parser.add_argument("--json", type=Path, help="also write the measurements to this file")
     args = parser.parse_args()
-    rows = []
-    print(f"{'sample':40} {'backend':9} {'seconds':>8} {'states':>6} {'trans':>5} {'must':>4}  queries")
-    for target in CROSSHAIR_SAMPLES:
-        rows.append(measure(target, "crosshair", args.timeout))
-    ratios = []
-    for target in Z3_SUBSET:
-        auto, crosshair = measure(target, "auto", args.timeout), measure(target, "crosshair", args.timeout)
-        rows += [auto, crosshair]
-        ratios.append({"target": target, "auto/crosshair": round(auto["seconds"] / crosshair["seconds"], 3)})
-    for r in rows:
-        print(f"{r['target']:40} {r['backend']:9} {r['seconds']:8.2f} {r['states']:6} {r['transitions']:5} "
-              f"{r['must']:4}  {r['queries']}")
+    rows, ratios = [], []
+    print(f"{'sample':40} {'backend':9} {'median s':>8} {'states':>6} {'trans':>5} {'must':>4}  queries")
+    for target in CROSSHAIR_SAMPLES + Z3_SUBSET:
+        runs = {"auto": [], "crosshair": []}
+        for _ in range(args.runs):
+            for backend in runs:
+                runs[backend].append(measure(target, backend, args.timeout))
+        for backend, measured in runs.items():
+            row = dict(measured[-1], seconds=round(statistics.median(m["seconds"] for m in measured), 2),
+                       runs=[m["seconds"] for m in measured])
+            rows.append(row)
+            print(f"{row['target']:40} {backend:9} {row['seconds']:8.2f} {row['states']:6} "
+                  f"{row['transitions']:5} {row['must']:4}  {row['queries']}", flush=True)
+        ratio = statistics.median(a["seconds"] / c["seconds"] for a, c in zip(runs["auto"], runs["crosshair"]))
+        ratios.append({"target": target, "auto/crosshair": round(ratio, 3)})
     print()
     for r in ratios:
-        print(f"{r['target']:40} auto/crosshair time ratio {r['auto/crosshair']}")
+        print(f"{r['target']:40} auto/crosshair time ratio (median of per-run ratios) {r['auto/crosshair']}")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "ratios": ratios}, indent=2))
 
