@@ -43,6 +43,7 @@ class Executor(ExprEvaluator, LoopExecutor):
         self.old_oid: int | None = None
         self.context: z3.Solver | None = None  # what the caller assumes (invariant, precondition)
         self.root: tuple[str, int] | None = None  # the first method invoked, and its object
+        self.root_writes: frozenset[str] | None | tuple = ()  # its write set, once computed
 
     def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
         """Let loops stop unrolling where `context` makes further iterations impossible."""
@@ -97,7 +98,9 @@ class Executor(ExprEvaluator, LoopExecutor):
         # the first method (with all it calls) may write is what may have changed
         own_oid = self.root[1] if self.root is not None else None
         if writes is None and self.root is not None:
-            writes = effects.writes(self.model, self.root[0])
+            if self.root_writes == ():  # computed once per executor, not per unknown statement
+                self.root_writes = effects.writes(self.model, self.root[0])
+            writes = self.root_writes
             own = self.state.objects.get(own_oid, {})
             if writes is not None and any(w not in own or own[w].kind == "any" for w in writes):
                 writes = writes | {"__opaque__"}  # it stands for the fields z3 does not model
