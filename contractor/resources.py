@@ -1,7 +1,7 @@
 """Where contractor's data files live, and the one jinja2 environment every template user shares.
 
-The templates are in the repository's top-level `templates/` folder (the package is
-installed editable, so that folder sits beside the package directory).
+The templates are package data under `contractor/templates/`, loaded through the
+package loader, so every install form (editable, wheel, pipx, zip) finds them.
 """
 
 from __future__ import annotations
@@ -10,16 +10,14 @@ from pathlib import Path
 
 import jinja2
 
-from contractor.errors import ContractorError
-
 # Templates whose names end so are rendered with HTML/XML autoescaping; all others
 # (generated Python source, Markdown, text) are rendered verbatim.
 AUTOESCAPED = ("html", "htm", "xml", "svg", "html.j2", "htm.j2", "xml.j2", "svg.j2")
 
 
 def templates_dir() -> Path:
-    """The top-level `templates/` folder of the repository."""
-    return Path(__file__).resolve().parent.parent / "templates"
+    """The `templates/` folder inside the installed package."""
+    return Path(__file__).resolve().parent / "templates"
 
 
 def jinja_env() -> jinja2.Environment:
@@ -29,13 +27,8 @@ def jinja_env() -> jinja2.Environment:
     on, so block tags on their own lines leave no blank lines behind; a template's
     final newline is kept. Autoescaping is on only for HTML/XML/SVG templates.
     """
-    folder = templates_dir()
-    if not folder.is_dir():
-        raise ContractorError(
-            f"templates folder not found: {folder} (is contractor installed editable?)"
-        )
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)),
+        loader=jinja2.PackageLoader("contractor", "templates"),
         autoescape=jinja2.select_autoescape(
             enabled_extensions=AUTOESCAPED, default_for_string=False
         ),

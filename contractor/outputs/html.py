@@ -1,6 +1,6 @@
 """`report.html`: one self-contained page with the diagram inline and tables of states,
 transitions, initializations, findings, unknowns and statistics (template
-`templates/report.html.j2`)."""
+`contractor/templates/report.html.j2`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Rewrite a class's module so the class enforces its typestate, from the state table and templates.
 
-The templates under `templates/strengthen/` hold the generated code's shape; this module
+The templates under `contractor/templates/strengthen/` hold the generated code's shape; this module
 computes what goes into them (names that collide with nothing in the user's module, the
 per-method expressions) and splices the results into the user's source text.
 """
