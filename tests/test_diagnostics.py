@@ -9,7 +9,14 @@ import jsonschema
 import pytest
 
 from contractor.diagnostics import (
-    Diagnostic, OutputFormat, Related, Rule, Severity, exit_code, render, to_sarif,
+    Diagnostic,
+    OutputFormat,
+    Related,
+    Rule,
+    Severity,
+    exit_code,
+    render,
+    to_sarif,
 )
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text())
@@ -26,8 +33,8 @@ def test_text_is_path_line_col_severity_message_code_sorted_by_place():
     out = render([CALL, LEAK], OutputFormat.TEXT)
     assert out.splitlines() == [
         "a/b.py:2:1: warning: conn is never closed [typestate-leak]",
-        "client.py:10:5: error: Door.open() is not enabled: 'door' may be in state S3 "
-        "{alarm, close, start} [typestate-call]",
+        ("client.py:10:5: error: Door.open() is not enabled: 'door' may be in state S3 "
+        "{alarm, close, start} [typestate-call]"),
         "helpers.py:3:9: note: called from here",
     ]
 
