@@ -7,6 +7,7 @@ This is the one place that defines `typestate.json`: `Typestate.to_dict` writes 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 Certainty = Literal["must", "may"]
@@ -98,6 +99,30 @@ class Typestate:
     @property
     def initial(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.states if s.initial)
+
+    @cached_property
+    def always_enabled(self) -> tuple[str, ...]:
+        """The methods enabled in every state (sorted); empty when there is no state.
+
+        Renderers show them once instead of in every state, and leave out their self-loops
+        (`hides`), so a big class's diagram shows only what changes.
+        """
+        if not self.states:
+            return ()
+        common = set(self.states[0].enabled)
+        for s in self.states[1:]:
+            common &= set(s.enabled)
+        return tuple(sorted(common))
+
+    def hides(self, t: Transition) -> bool:
+        """Whether a renderer that lists `always_enabled` once leaves `t` out: a self-loop of
+        an always-enabled method (its transitions to other states are still shown)."""
+        return t.source == t.target and t.method in self.always_enabled
+
+    def shown_enabled(self, s: State) -> tuple[str, ...]:
+        """The methods of `s` a renderer lists beside `always_enabled` (sorted)."""
+        always = set(self.always_enabled)
+        return tuple(m for m in s.enabled if m not in always)
 
     def state(self, state_id: str) -> State:
         for s in self.states:

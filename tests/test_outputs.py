@@ -438,3 +438,37 @@ def test_system_dot_is_preferred_when_present(monkeypatch):
     assert calls == [("svg", "dot", "digraph { a }"), ("png", "dot", "digraph { a }")]
     with pytest.raises(ContractorError, match="syntax error in line 1"):
         render_png("digraph { broken")
+
+
+def _always_typestate() -> Typestate:
+    """The door with a `log` method enabled everywhere, self-looping in each state."""
+    door = door_typestate()
+    states = tuple(replace(s, enabled=tuple(sorted(s.enabled + ("log",)))) for s in door.states)
+    loops = tuple(Transition(s.id, "log", s.id, "must") for s in door.states)
+    moves = (Transition("S1", "log", "S2", "may"),)  # not a self-loop: still shown
+    return replace(door, states=states, transitions=door.transitions + loops + moves,
+                   methods=tuple(sorted(door.methods + ("log",))))
+
+
+def test_always_enabled_property():
+    assert door_typestate().always_enabled == ()
+    ts = _always_typestate()
+    assert ts.always_enabled == ("log",)
+    assert replace(ts, states=ts.states[:1]).always_enabled == ("alarm", "log", "open", "start")
+    assert replace(ts, states=()).always_enabled == ()
+
+
+def test_summary_and_mermaid_show_always_enabled_once():
+    ts = _always_typestate()
+    text = to_text(ts)
+    assert "always enabled: log (in every state" in text
+    assert "  S1 (initial, witnessed): alarm, open, start\n" in text
+    assert "--log--> S1\n" not in text and "  S1 --log--> S2  [may]\n" in text
+    assert text.count("--log-->") == 1
+    mmd = to_mermaid(ts)
+    assert "note right of S1 : always enabled (in every state): log" in mmd
+    assert "    S1 : alarm, open, start\n" in mmd
+    assert "    S1 --> S2 : log (may)\n" in mmd and mmd.count(" : log") == 1
+    only = replace(ts, states=tuple(replace(s, enabled=("log",)) for s in ts.states))
+    assert "S1 (initial, witnessed): only the always-enabled methods" in to_text(only)
+    assert "S1 : always-enabled methods only" in to_mermaid(only)

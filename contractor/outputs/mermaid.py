@@ -1,7 +1,8 @@
 """The typestate as a Mermaid state diagram (`typestate.mmd`, which GitHub renders).
 
 Mermaid state diagrams cannot dash an edge, so may-transitions say `(may)` in their
-label; each state's description lists its enabled methods.
+label; each state's description lists its enabled methods, except those enabled in every
+state: a note lists them once, and their self-loops are left out.
 """
 
 from __future__ import annotations
@@ -28,11 +29,20 @@ def to_mermaid(ts: Typestate) -> str:
     if not ts.complete:
         lines.append("    %% PARTIAL: the exploration did not finish")
     for s in ts.states:
-        description = ", ".join(s.enabled) if s.enabled else "stuck: no method enabled"
+        shown = ts.shown_enabled(s)
+        if shown:
+            description = ", ".join(shown)
+        else:
+            description = "always-enabled methods only" if s.enabled else "stuck: no method enabled"
         lines.append(f"    {_id(s.id)} : {description}")
+    if ts.always_enabled:
+        note = f"always enabled (in every state): {', '.join(ts.always_enabled)}"
+        lines.append(f"    note right of {_id(ts.states[0].id)} : {note}")
     for i in ts.initializations:
         lines.append(f"    [*] --> {_id(i.target)} : {_label(i.constructor, i.certainty)}")
     for t in ts.transitions:
+        if ts.hides(t):
+            continue
         lines.append(f"    {_id(t.source)} --> {_id(t.target)} : {_label(t.method, t.certainty)}")
     stuck = [_id(s.id) for s in ts.states if not s.enabled]
     if stuck:

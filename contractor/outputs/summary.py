@@ -35,6 +35,11 @@ def _header(ts: Typestate) -> list[str]:
         f"{len(ts.transitions)} transitions ({may} may){partial}",
         f"methods: {', '.join(ts.methods) or '-'}",
     ]
+    if ts.always_enabled:
+        lines.append(
+            f"always enabled: {', '.join(ts.always_enabled)} "
+            "(in every state; not repeated below, nor their self-loops)"
+        )
     if ts.dialects:
         lines.append(f"contracts: {', '.join(ts.dialects)}")
     return lines
@@ -45,7 +50,11 @@ def _states(ts: Typestate) -> list[str]:
     for s in ts.states:
         marks = [m for m, on in (("initial", s.initial), ("witnessed", s.witnessed)) if on]
         mark = f" ({', '.join(marks)})" if marks else ""
-        enabled = ", ".join(s.enabled) if s.enabled else "nothing (stuck)"
+        shown = ts.shown_enabled(s)
+        if shown:
+            enabled = ", ".join(shown)
+        else:
+            enabled = "only the always-enabled methods" if s.enabled else "nothing (stuck)"
         lines.append(f"  {s.id}{mark}: {enabled}")
         if s.invariant:
             lines.append(f"      invariant: {s.invariant}")
@@ -64,6 +73,8 @@ def _transitions(ts: Typestate) -> list[str]:
         lines.append(f"  {i.constructor} -> {i.target}{_may(i.certainty, i.reason)}")
     lines += ["", "Transitions:"]
     for t in ts.transitions:
+        if ts.hides(t):
+            continue
         lines.append(f"  {t.source} --{t.method}--> {t.target}{_may(t.certainty, t.reason)}")
     return lines
 
