@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contractor.backend import Backend, ProgressCallback
+from contractor.events import EventCallback
 from contractor.model import ClassModel
 from contractor.typestate import Typestate
 
@@ -46,11 +47,13 @@ def make_backend(model: ClassModel, options: InferOptions) -> Backend:
 
 
 def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
-                on_progress: ProgressCallback | None = None) -> Typestate:
+                on_progress: ProgressCallback | None = None,
+                on_event: EventCallback | None = None) -> Typestate:
+    """Explore `model`'s typestate; `on_event` hears of each state and transition as found."""
     from contractor.explore import explore
 
     return explore(model, make_backend(model, options), on_progress=on_progress,
-                   max_states=options.max_states)
+                   max_states=options.max_states, on_event=on_event)
 
 
 def infer(target: str, options: InferOptions = InferOptions(), *, root: Path | None = None,

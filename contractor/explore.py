@@ -11,6 +11,7 @@ import time
 from collections import deque
 
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
+from contractor.events import EventCallback, InitializationFound, StateFound, TransitionFound
 from contractor.model import ClassModel
 from contractor.typestate import Finding, Initialization, State, Stats, Transition, Typestate
 
@@ -29,7 +30,10 @@ def explore(
     *,
     on_progress: ProgressCallback | None = None,
     max_states: int | None = None,
+    on_event: EventCallback | None = None,
 ) -> Typestate:
+    """The typestate of `model` by breadth-first exploration; `on_event` hears of each
+    state, initialization and transition as it is found (see `contractor.events`)."""
     start = time.perf_counter()
     ids: dict[Enabled, str] = {}
     queue: deque[Enabled] = deque()
@@ -42,12 +46,16 @@ def explore(
         if enabled not in ids:
             ids[enabled] = f"S{len(ids) + 1}"
             queue.append(enabled)
+            if on_event:
+                on_event(StateFound(ids[enabled], tuple(sorted(enabled))))
         return ids[enabled]
 
     try:
         for ctor in model.constructors:
             for t in _order(backend.initial_targets(ctor)):
                 inits.append(Initialization(ctor, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
+                if on_event:
+                    on_event(InitializationFound(inits[-1]))
         while queue:
             if max_states is not None and len(ids) > max_states:
                 complete = False
@@ -59,6 +67,8 @@ def explore(
                 for t in _order(backend.targets(source, method)):
                     transitions.append(Transition(
                         ids[source], method, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
+                    if on_event:
+                        on_event(TransitionFound(transitions[-1]))
                 if on_progress:
                     on_progress(len(ids), len(transitions))
     except (KeyboardInterrupt, Interrupted):
