@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 CMP = ("<", "<=", "==", "!=", ">", ">=")
+UNROLL = 4  # the --unroll the differential test runs with; some loops run past it
 DIVISORS = (2, 3, -2)
 
 
@@ -23,6 +24,7 @@ class Generated:
     source: str
     domains: dict[str, list[Any]]
     param_domains: dict[str, dict[str, list[Any]]]
+    exact: bool = True  # no loop runs past UNROLL: the tool must equal the brute force
 
 
 @dataclass
@@ -39,6 +41,7 @@ class _Scope:
 class _Gen:
     def __init__(self, draw):
         self.draw = draw
+        self.past_bound = False  # a loop may run more than UNROLL iterations
 
     def pick(self, options):
         return options[self.draw(st.integers(0, len(options) - 1))]
@@ -124,7 +127,8 @@ class _Gen:
             return ["self._h()"]
         if kind == "for" and not s.in_loop:
             inner = _Scope(s.bools, s.ints + ["i"], s.bool_fields, s.int_fields, s.helper, True, s.locals_)
-            k = self.draw(st.integers(1, 3))
+            k = self.draw(st.sampled_from((1, 2, 3, 1, 2, 3, UNROLL + 2)))
+            self.past_bound |= k > UNROLL
             return [f"for i in range({k}):"] + _indent(self.block(inner, depth - 1, self.draw(st.integers(1, 2))))
         if kind == "ifexp" and s.int_fields:
             return [f"self.{self.pick(s.int_fields)} = {self.int_expr(s, 1)} if {self.bool_expr(s, 1)} "
@@ -204,4 +208,4 @@ def classes(draw) -> Generated:
         elif pres:
             lines += ['        """', *(f"        pre: {p}" for p in pres), '        """']
         lines += _indent(g.body(scope), 2)
-    return Generated("\n".join(lines) + "\n", domains, param_domains)
+    return Generated("\n".join(lines) + "\n", domains, param_domains, exact=not g.past_bound)

@@ -114,6 +114,18 @@ EXPECTED = {
               "M reload M", "M reload F", "M tick Z", "M tick M", "M tick_all Z",
               "F tick M", "F tick_all Z"),
         {"n": list(range(6))}, {"__init__": {"start": list(range(6))}, "reload": {"amount": list(range(1, 6))}}),
+    # The same countdown up to 20: tick_all from n == 20 and reload by up to 20 from n == 0
+    # loop past the default unroll bound (8). z3 gives those two transitions as may (the
+    # paths past the bound are not followed; test_z3_unknowns checks that), and the default
+    # backend (auto) has CrossHair confirm them, so all are must here.
+    "loop_past_bound": Expected(
+        "loop_past_bound.py:Countdown",
+        {"Z": ("reload",), "M": ("reload", "tick", "tick_all"), "F": ("tick", "tick_all")},
+        ("Z", "M", "F"),
+        _must("Z reload M", "Z reload F", "M reload M", "M reload F", "M tick Z", "M tick M",
+              "M tick_all Z", "F tick M", "F tick_all Z"),
+        {"n": list(range(21))},
+        {"__init__": {"start": list(range(21))}, "reload": {"amount": list(range(1, 21))}}),
     # by length 0..3; contains is always enabled and changes nothing; rotate keeps the length.
     "int_queue": Expected(
         "int_queue.py:IntQueue",

@@ -94,6 +94,20 @@ def module_constants(module: ast.Module) -> dict[str, Any]:
     return {k: v for k, v in out.items() if isinstance(v, (bool, int, float, str))}
 
 
+def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
+    """The call's result where its path was not followed to the end (a loop past the
+    bound, recursion past the inlining depth, an untranslated statement): arbitrary, of
+    the declared return type (or of the type the followed paths return)."""
+    unknown = z3.simplify(ex.state.unknown)
+    if z3.is_false(unknown):
+        return result
+    declared = method.returns if method.returns is not None and modelled(method.returns) else None
+    rtype = declared or (result.type if result.kind not in ("none", "class", "any") else None)
+    if rtype is None or not modelled(rtype):
+        return result
+    return V.ite(unknown, ex.fresh(rtype, "__return__"), result)
+
+
 @dataclass
 class Outcome:
     """What running a method from given fields and arguments does."""
@@ -257,7 +271,7 @@ class ClassSemantics:
         ex = self.executor(state, prefix)
         pre = self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
-        result = ex.invoke(method, SELF, dict(args), enforce_pre=False)
+        result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
         out = self.outcome(method, state, result, args, fields)
         out.pre = pre
         return out
