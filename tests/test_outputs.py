@@ -27,8 +27,8 @@ from contractor.outputs import (
     to_text,
     write_artifacts,
 )
+from contractor.outputs import html as html_module
 from contractor.outputs import render as render_module
-from contractor.outputs import writer as writer_module
 from contractor.outputs.dot import quote
 from contractor.typestate import (
     Finding,
@@ -315,14 +315,16 @@ def test_writer_failure_leaves_existing_output_untouched(tmp_path, monkeypatch, 
     out.mkdir()
     (out / "typestate.json").write_text("previous run")
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    monkeypatch.setattr(writer_module, "render_svg" if what == "svg" else "to_html", _fail)
+    # the writer imports the renderers when it needs them: patch them where they live
+    module = render_module if what == "svg" else html_module
+    monkeypatch.setattr(module, "render_svg" if what == "svg" else "to_html", _fail)
     with pytest.raises(ContractorError, match="renderer broke"):
         write_artifacts(door_typestate(), out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_writer_failure_creates_no_folder(tmp_path, monkeypatch):
-    monkeypatch.setattr(writer_module, "render_png", _fail)
+    monkeypatch.setattr(render_module, "render_png", _fail)
     out = tmp_path / "output" / "Door"
     with pytest.raises(ContractorError):
         write_artifacts(door_typestate(), out, png=True)
@@ -472,3 +474,47 @@ def test_summary_and_mermaid_show_always_enabled_once():
     only = replace(ts, states=tuple(replace(s, enabled=("log",)) for s in ts.states))
     assert "S1 (initial, witnessed): only the always-enabled methods" in to_text(only)
     assert "S1 : always-enabled methods only" in to_mermaid(only)
+
+
+def test_large_typestates_get_a_note_instead_of_an_unreadable_drawing(monkeypatch):
+    """Beyond DRAW_LIMIT edges (after folding) the SVG is a note, and Graphviz never starts."""
+    from contractor.outputs import diagram as diagram_module
+
+    monkeypatch.setattr(render_module, "render_svg", _fail)
+    ts = flags_typestate(6)  # 64 states, 384 transitions, no self-loop, no method enabled everywhere
+    d = diagram_module.diagram(ts)
+    assert d.dot is None and "384 transitions" in d.note
+    started = time.perf_counter()
+    files = writer_module_render(ts)
+    assert time.perf_counter() - started < 2
+    root = ET.fromstring(files["typestate.svg"])
+    text = " ".join(t.text for t in root.iter() if t.tag.endswith("text"))
+    assert "too many to draw" in text and "typestate.json" in text
+    assert "too many to draw" in files["report.html"].decode()
+    assert files["typestate.dot"].decode().count(" -> ") == 384 + 1  # the DOT file keeps the whole graph
+
+
+def writer_module_render(ts):
+    from contractor.outputs.writer import render_artifacts
+
+    return render_artifacts(ts)
+
+
+def test_folded_diagram_lists_self_loops_and_leaves_out_methods_enabled_everywhere():
+    from contractor.outputs.diagram import DRAW_LIMIT, diagram
+
+    base = flags_typestate(4)  # 16 states, 64 transitions
+    lookers = ("look", "peek", "size", "show", "view")
+    states = tuple(replace(s, enabled=tuple(sorted(s.enabled + lookers + ("reset",)))) for s in base.states)
+    loops = tuple(Transition(s.id, m, s.id, "must") for s in states for m in lookers)
+    resets = tuple(Transition(s.id, "reset", "S1", "may") for s in states)
+    ts = replace(base, states=states, transitions=base.transitions + loops + resets)
+    assert len(ts.transitions) > DRAW_LIMIT  # 160, of which 80 self-loops
+    d = diagram(ts)
+    assert d.dot is not None and "self-loops" in d.note and "not drawn" not in d.note
+    assert d.dot.count(" -> ") == 1 + 64 + 15 and "loops: look, peek, size" in d.dot  # S1 --reset--> S1 folds
+    more = replace(ts, transitions=ts.transitions + tuple(
+        Transition(s.id, "reset", f"S{k}", "may") for s in states for k in range(2, 7)))
+    d = diagram(more)  # 64 + 96 resets > DRAW_LIMIT: reset (enabled everywhere) is left out
+    assert d.dot is not None and "reset (enabled everywhere) not drawn" in d.dot
+    assert d.dot.count(" -> ") == 1 + 64

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from contractor.typestate import State, Typestate
+from contractor.typestate import State, Transition, Typestate
 
 START = "__start__"  # the invisible start point's node id
 WRAP = 28  # characters per line of a node's method list
@@ -30,15 +30,16 @@ def _attrs(**attrs: str) -> str:
     return "[" + ", ".join(f"{key}={quote(value)}" for key, value in attrs.items()) + "]"
 
 
-def node_label(state: State) -> str:
+def node_label(state: State, loops: tuple[str, ...] = ()) -> str:
     if not state.enabled:
         return f"{state.id}\n(stuck: no method enabled)"
     methods = textwrap.wrap(", ".join(state.enabled), WRAP, break_long_words=False)
-    return "\n".join([state.id, *methods])
+    folded = textwrap.wrap("loops: " + ", ".join(loops), WRAP, break_long_words=False) if loops else []
+    return "\n".join([state.id, *methods, *folded])
 
 
-def _node(state: State) -> str:
-    attrs = {"label": node_label(state), "tooltip": state.invariant or state.id}
+def _node(state: State, loops: tuple[str, ...] = ()) -> str:
+    attrs = {"label": node_label(state, loops), "tooltip": state.invariant or state.id}
     if state.initial:
         attrs.update(shape="doublecircle", style="bold")
     if not state.enabled:
@@ -57,10 +58,19 @@ def _edge(source: str, target: str, method: str, certainty: str) -> str:
     return f"  {quote(source)} -> {quote(target)} {_attrs(**attrs)};"
 
 
-def to_dot(ts: Typestate) -> str:
-    """The DOT text of `ts` (deterministic: states, then edges, in the typestate's order)."""
-    graph = {"label": _title(ts), "labelloc": "t", "rankdir": "LR", "fontname": "Helvetica"}
-    if len(ts.transitions) > LARGE:
+def to_dot(ts: Typestate, *, drawn: tuple[Transition, ...] | None = None,
+           loops: dict[str, tuple[str, ...]] | None = None, note: str = "") -> str:
+    """The DOT text of `ts` (deterministic: states, then edges, in the typestate's order).
+
+    For a folded diagram (see `diagram`): `drawn` are the transitions drawn as edges
+    (default: all), `loops` (state id -> methods) the self-loops shown in the state's
+    label instead, and `note` a further title line saying what is left out.
+    """
+    loops = loops or {}
+    drawn = ts.transitions if drawn is None else drawn
+    title = _title(ts) + (f"\n{note}" if note else "")
+    graph = {"label": title, "labelloc": "t", "rankdir": "LR", "fontname": "Helvetica"}
+    if len(drawn) > LARGE:
         graph.update(layout="neato", overlap="false")
     lines = [
         f"digraph {quote(ts.class_name)} {{",
@@ -70,9 +80,9 @@ def to_dot(ts: Typestate) -> str:
     ]
     if ts.initializations:
         lines.append(f"  {quote(START)} {_attrs(shape='point', style='invis', label='')};")
-    lines.extend(_node(s) for s in ts.states)
+    lines.extend(_node(s, loops.get(s.id, ())) for s in ts.states)
     lines.extend(_edge(START, i.target, i.constructor, i.certainty) for i in ts.initializations)
-    lines.extend(_edge(t.source, t.target, t.method, t.certainty) for t in ts.transitions)
+    lines.extend(_edge(t.source, t.target, t.method, t.certainty) for t in drawn)
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from contractor.errors import ContractorError
+from contractor.outputs.diagram import draw_svg
 from contractor.outputs.dot import to_dot
-from contractor.outputs.html import to_html
 from contractor.outputs.json_out import to_json
 from contractor.outputs.mermaid import to_mermaid
-from contractor.outputs.render import render_png, render_svg
 from contractor.typestate import Typestate
 
 # Every file name write_artifacts may produce, in the order it lists them.
@@ -27,31 +28,55 @@ ARTIFACTS = (
 )
 
 
+@contextmanager
+def _timed(timings: dict[str, float] | None, what: str):
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        if timings is not None:
+            timings[what] = timings.get(what, 0.0) + time.perf_counter() - start
+
+
 def render_artifacts(
-    ts: Typestate, *, svg: bool = True, png: bool = False, html: bool = True
+    ts: Typestate, *, svg: bool = True, png: bool = False, html: bool = True,
+    timings: dict[str, float] | None = None,
 ) -> dict[str, bytes]:
     """File name -> content of every requested artifact (nothing touches the disk).
 
-    The SVG is rendered when either it or the HTML report (which shows it inline) is wanted.
+    The SVG is rendered when either it or the HTML report (which shows it inline) is wanted;
+    a large typestate gets a folded diagram or a note (see `diagram`). The HTML and PNG
+    renderers (jinja2, Graphviz) are imported only when those files are wanted.
+    `timings`, when given, receives the seconds each format took ("json", "dot", ...).
     """
-    dot = to_dot(ts)
-    files = {
-        "typestate.json": to_json(ts).encode(),
-        "typestate.dot": dot.encode(),
-        "typestate.mmd": to_mermaid(ts).encode(),
-    }
-    svg_bytes = render_svg(dot) if (svg or html) else None
+    files = {}
+    with _timed(timings, "json"):
+        files["typestate.json"] = to_json(ts).encode()
+    with _timed(timings, "dot"):
+        dot = to_dot(ts)
+        files["typestate.dot"] = dot.encode()
+    with _timed(timings, "mermaid"):
+        files["typestate.mmd"] = to_mermaid(ts).encode()
+    with _timed(timings, "svg"):
+        svg_bytes = draw_svg(ts, dot) if (svg or html) else None
     if svg:
         files["typestate.svg"] = svg_bytes
     if png:
-        files["typestate.png"] = render_png(dot)
-    if html:
-        files["report.html"] = to_html(ts, svg_bytes).encode()
+        from contractor.outputs.render import render_png
+
+        with _timed(timings, "png"):
+            files["typestate.png"] = render_png(dot)
+    with _timed(timings, "html"):
+        if html:
+            from contractor.outputs.html import to_html
+
+            files["report.html"] = to_html(ts, svg_bytes).encode()
     return {name: files[name] for name in ARTIFACTS if name in files}
 
 
 def write_artifacts(
-    ts: Typestate, out_dir: Path | str, *, svg: bool = True, png: bool = False, html: bool = True
+    ts: Typestate, out_dir: Path | str, *, svg: bool = True, png: bool = False, html: bool = True,
+    timings: dict[str, float] | None = None,
 ) -> list[Path]:
     """Write the artifacts of `ts` into `out_dir` (created if needed); return their paths.
 
@@ -59,7 +84,7 @@ def write_artifacts(
     earlier `--png` run, say) are removed, so the folder never mixes two analyses.
     """
     out = Path(out_dir)
-    files = render_artifacts(ts, svg=svg, png=png, html=html)
+    files = render_artifacts(ts, svg=svg, png=png, html=html, timings=timings)
     if out.exists() and not out.is_dir():
         raise ContractorError(f"output path {out} exists and is not a folder")
     created = _missing_folders(out)
