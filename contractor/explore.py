@@ -13,7 +13,7 @@ from collections import deque
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
 from contractor.events import EventCallback, InitializationFound, StateFound, TransitionFound
 from contractor.model import ClassModel
-from contractor.typestate import Finding, Initialization, State, Stats, Transition, Typestate
+from contractor.typestate import Finding, FindingKind, Initialization, State, Stats, Transition, Typestate
 
 
 def _order(targets: list[Target]) -> list[Target]:
@@ -60,7 +60,7 @@ def explore(
             if max_states is not None and len(ids) > max_states:
                 complete = False
                 extra_findings.append(Finding(
-                    "incomplete", f"exploration stopped after {max_states} states (--max-states)"))
+                    FindingKind.INCOMPLETE, f"exploration stopped after {max_states} states (--max-states)"))
                 break
             source = queue.popleft()
             for method in sorted(source):
@@ -73,7 +73,7 @@ def explore(
                     on_progress(len(ids), len(transitions))
     except (KeyboardInterrupt, Interrupted):
         complete = False
-        extra_findings.append(Finding("incomplete", "exploration interrupted; the typestate is partial"))
+        extra_findings.append(Finding(FindingKind.INCOMPLETE, "exploration interrupted; the typestate is partial"))
 
     exploration_queries = sum(backend.queries().values())
     initial_ids = {i.target for i in inits}
@@ -85,7 +85,7 @@ def explore(
     for s in states:
         if not s.enabled:
             findings.append(Finding(
-                "no_enabled_method", f"state {s.id} enables no method: objects in it are stuck",
+                FindingKind.NO_ENABLED_METHOD, f"state {s.id} enables no method: objects in it are stuck",
                 state=s.id))
     findings.extend(extra_findings)
     queries = backend.queries()

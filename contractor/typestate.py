@@ -6,6 +6,7 @@ This is the one place that defines `typestate.json`: `Typestate.to_dict` writes 
 
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -46,17 +47,37 @@ class Initialization:
     reason: str | None = None
 
 
+class FindingKind(enum.StrEnum):
+    """What a finding is about (its code in diagnostics; the README's table of findings)."""
+
+    NEVER_ENABLED = "never_enabled"
+    BREAKS_INVARIANT = "breaks_invariant"
+    BREAKS_POSTCONDITION = "breaks_postcondition"
+    MAY_RAISE = "may_raise"
+    NO_ENABLED_METHOD = "no_enabled_method"
+    UNSATISFIABLE_INVARIANT = "unsatisfiable_invariant"
+    UNSATISFIABLE_CONSTRUCTOR = "unsatisfiable_constructor"
+    UNKNOWN = "unknown"
+    INCOMPLETE = "incomplete"
+
+
 @dataclass(frozen=True)
 class Finding:
-    """Something the analysis found wrong with the contracts or the code."""
+    """Something the analysis found wrong with the contracts or the code.
 
-    kind: str  # never_enabled | breaks_invariant | breaks_postcondition | may_raise |
-    # no_enabled_method | unsatisfiable_invariant | unsatisfiable_constructor | unknown
+    `kind` may be given as its string value (as typestate.json and the CrossHair cache
+    hold it); it is always stored as a FindingKind (ValueError for an unknown kind).
+    """
+
+    kind: FindingKind
     message: str
     method: str | None = None
     state: str | None = None
     counterexample: dict[str, Any] | None = None
     line: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", FindingKind(self.kind))
 
 
 @dataclass(frozen=True)

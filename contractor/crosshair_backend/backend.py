@@ -19,7 +19,7 @@ from contractor.crosshair_backend.harness import Outcome, search
 from contractor.crosshair_backend.program import Program
 from contractor.crosshair_backend.queries import Goal, Probes, initial_goal, transition_goal
 from contractor.model import ClassModel
-from contractor.typestate import Finding, Unknown
+from contractor.typestate import Finding, FindingKind, Unknown
 
 NAME = "crosshair"
 MAX_UNUSABLE = 2  # examples that do not replay as a new target before the search counts as incomplete
@@ -153,7 +153,7 @@ class CrosshairBackend:
             missing = "the undecided ones stay may-transitions"
         where = f"from {_show(source)} " if source is not None else ""
         self._findings.append(Finding(
-            "unknown", f"CrossHair could not finish the search for the targets of {method} {where}"
+            FindingKind.UNKNOWN, f"CrossHair could not finish the search for the targets of {method} {where}"
             f"({why}); {missing}", method=method))
 
     def _add_example(self, found: dict[Enabled, Target], rep: Replay, source: Enabled | None) -> bool:

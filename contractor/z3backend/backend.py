@@ -16,7 +16,7 @@ import z3
 from contractor.backend import Enabled, Target
 from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
-from contractor.typestate import Finding, Unknown
+from contractor.typestate import Finding, FindingKind, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
@@ -271,7 +271,7 @@ class Z3Backend:
         out = dict(found)
         if 2 ** len(free) > MAX_FALLBACK_CANDIDATES:
             self._extra_findings.append(Finding(
-                "incomplete", f"{name}: the solver answered unknown ({why}) and {len(free)} "
+                FindingKind.INCOMPLETE, f"{name}: the solver answered unknown ({why}) and {len(free)} "
                 f"enabledness bits stayed open; its transitions are incomplete", method=name))
             return list(out.values())
         for values in itertools.product([False, True], repeat=len(free)):

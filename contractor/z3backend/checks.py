@@ -12,7 +12,7 @@ from __future__ import annotations
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.typestate import Finding
+from contractor.typestate import Finding, FindingKind
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.z3util import make_solver
 
@@ -30,7 +30,7 @@ def method_findings(b) -> list[Finding]:
 
     inv_exact = "invariant" not in inexact_labels
     if inv_exact and solve(sem.invariant) is None:
-        out.append(Finding("unsatisfiable_invariant", "the class invariant is unsatisfiable: no object can exist"))
+        out.append(Finding(FindingKind.UNSATISFIABLE_INVARIANT, "the class invariant is unsatisfiable: no object can exist"))
         return out
 
     for name in model.constructors + model.actions:
@@ -44,7 +44,7 @@ def method_findings(b) -> list[Finding]:
         if not is_ctor:
             base.append(sem.invariant)
             if inv_exact and solve(sem.invariant, sem.enabled[name]) is None:
-                out.append(Finding("never_enabled", f"{name}() is never enabled: its precondition is "
+                out.append(Finding(FindingKind.NEVER_ENABLED, f"{name}() is never enabled: its precondition is "
                                    "unsatisfiable for objects meeting the invariant", name, line=line))
                 continue
         normal = z3.Not(o.raised)
@@ -54,18 +54,18 @@ def method_findings(b) -> list[Finding]:
             continue
         some_path = [x for x in base if not x.eq(z3.Not(o.unknown))]  # unknown paths may succeed
         if is_ctor and inv_exact and solve(*some_path, normal, inv_after) is None:
-            out.append(Finding("unsatisfiable_constructor", f"{name}() cannot produce a valid object: no "
+            out.append(Finding(FindingKind.UNSATISFIABLE_CONSTRUCTOR, f"{name}() cannot produce a valid object: no "
                                "arguments meeting its precondition lead to an object satisfying the invariant",
                                name, line=line))
         if inv_exact:
             m = solve(*base, normal, z3.Not(inv_after))
             if isinstance(m, z3.ModelRef):
-                out.append(Finding("breaks_invariant", f"{name}() can break the class invariant",
+                out.append(Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
         if method.postconditions and o.post_exact:
             m = solve(*base, normal, z3.Not(o.post_ok))
             if isinstance(m, z3.ModelRef):
-                out.append(Finding("breaks_postcondition", f"{name}() can break its postcondition",
+                out.append(Finding(FindingKind.BREAKS_POSTCONDITION, f"{name}() can break its postcondition",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
         out.extend(raise_findings(b, name, o, base, solve, is_ctor))
     return out
@@ -85,7 +85,7 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
     cx.pop("after", None)
     cx["exception"] = site.what
     cx["line"] = site.line
-    return [Finding("may_raise", f"{name}() can raise {site.what} ({where}) although its precondition holds",
+    return [Finding(FindingKind.MAY_RAISE, f"{name}() can raise {site.what} ({where}) although its precondition holds",
                     name, counterexample=cx, line=site.line)]
 
 
