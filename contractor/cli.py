@@ -19,8 +19,10 @@ from pathlib import Path
 import click
 
 from contractor import __version__, api
+from contractor.diagnostics import OutputFormat, Severity, exit_code, render
 from contractor.errors import ContractorError
 from contractor.outputs import to_json, to_text, write_artifacts
+from contractor.outputs.findings import RULES, finding_diagnostics
 
 EXIT_OK = 0
 EXIT_ERROR = 2  # bad input or usage: nothing written
@@ -28,8 +30,9 @@ EXIT_INTERRUPTED = 130  # Ctrl-C: the partial typestate is written
 
 EXIT_CODES = """\b
 Exit codes:
-  0    the typestate was written (findings do not change the exit code)
-  1    an internal error (a bug in contractor: please report the traceback)
+  0    the typestate was written (and, with --fail-on, no finding that severe)
+  1    with --fail-on: a finding of that severity or worse was reported
+  (an internal error, a bug in contractor, prints a traceback: please report it)
   2    bad usage or input (a missing target, a contract that cannot be read,
        an output that cannot be written); nothing is written
   130  interrupted (Ctrl-C): the partial typestate found so far is written,
@@ -39,8 +42,8 @@ Exit codes:
 
 GROUP_EXIT_CODES = """\b
 Exit codes (each command's --help says more):
-  0    success (findings do not change the exit code)
-  1    an internal error (a bug in contractor: please report the traceback)
+  0    success (findings change the exit code only with --fail-on)
+  1    --fail-on: a finding of that severity or worse was reported
   2    bad usage or input; nothing is written
   130  interrupted (Ctrl-C)
 """
@@ -185,10 +188,17 @@ def _fail(message: str) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice([f.value for f in OutputFormat]),
     default="text",
     show_default=True,
-    help="What to print: a readable summary, or typestate.json.",
+    help="What to print: a readable summary (findings as path:line:col: severity: message [kind]), "
+    "typestate.json, the findings as a SARIF 2.1.0 log, or as GitHub workflow annotations.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice([Severity.ERROR.value, Severity.WARNING.value]),
+    default=None,
+    help="Exit 1 when a finding of this severity (or worse) is reported [default: never].",
 )
 @click.option(
     "--methods",
@@ -267,6 +277,7 @@ def infer(
     target: str,
     out: Path | None,
     fmt: str,
+    fail_on: str | None,
     methods: tuple[str, ...],
     exclude: tuple[str, ...],
     backend: str,
@@ -316,16 +327,20 @@ def infer(
         bar.close()
         click.echo("interrupted outside the exploration; nothing written", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    if fmt == "json":
+    diagnostics = finding_diagnostics(ts, model)
+    if fmt == OutputFormat.JSON.value:
         click.echo(to_json(ts), nl=False)
+    elif fmt != OutputFormat.TEXT.value:
+        click.echo(render(diagnostics, OutputFormat(fmt), rules=RULES), nl=False)
     elif not quiet:
-        click.echo(to_text(ts), nl=False)
+        click.echo(to_text(ts, model), nl=False)
     if not quiet:
         names = ", ".join(p.name for p in paths)
-        click.echo(f"\nWrote {out_dir}/: {names}", err=fmt == "json")
+        click.echo(f"\nWrote {out_dir}/: {names}", err=fmt != OutputFormat.TEXT.value)
     if interrupt.happened:
         click.echo("interrupted: the typestate written is PARTIAL", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    sys.exit(exit_code(diagnostics, Severity(fail_on) if fail_on else None))
 
 
 __all__ = ["EXIT_CODES", "infer", "main", "split_names"]

@@ -320,12 +320,14 @@ def test_progress_on_stderr(fake):
     assert "exploring" not in run("infer", "Door", "--no-svg", "--no-html").stderr
 
 
-def test_findings_do_not_change_the_exit_code(fake):
+def test_findings_change_the_exit_code_only_with_fail_on(fake):
     fake["backend"] = ConcreteDoor(
         findings=[Finding("never_enabled", "jam is never enabled", "jam")]
     )
     result = run("infer", "Door", "--no-svg", "--no-html")
-    assert result.exit_code == 0 and "[never_enabled] jam is never enabled" in result.stdout
+    assert result.exit_code == 0 and ": warning: Door: jam is never enabled [never_enabled]" in result.stdout
+    assert run("infer", "Door", "--no-svg", "--no-html", "--fail-on", "error").exit_code == 0
+    assert run("infer", "Door", "--no-svg", "--no-html", "--fail-on", "warning").exit_code == 1
 
 
 def test_max_states_gives_a_partial_result_with_exit_0(fake):

@@ -267,7 +267,8 @@ def test_summary_text():
     assert "  S1 --alarm--> S2\n" in text
     assert "  S2 --start--> S5  [may: timeout]\n" in text
     assert "  __init__ -> S1\n" in text
-    assert "[breaks_invariant] start can break the invariant" in text
+    assert ("\nsamples/door.py:12:1: error: Door: start can break the invariant <danger -> not closed> "
+            "[breaks_invariant]\n") in text
     assert "counterexample: fields: danger=True; args: -" in text
     assert "  open, line 20: while loop: beyond the unroll bound\n" in text
     assert "Solver queries: 42 (z3: 42)" in text

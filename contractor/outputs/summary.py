@@ -3,28 +3,10 @@ unknowns and statistics, marked PARTIAL when the exploration did not finish."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from contractor.diagnostics import format_text
+from contractor.model import ClassModel
+from contractor.outputs.findings import finding_diagnostics
 from contractor.typestate import Typestate
-
-
-def _value(value: Any) -> str:
-    """Python's spelling of a witness value (True, None, 'text'), as the class's author writes it."""
-    return repr(value)
-
-
-def _mapping(data: dict[str, Any] | None) -> str:
-    """`{"fields": {"x": 1}, "args": {...}}` as `fields: x=1; args: ...` (flat values as `k=v`)."""
-    if not data:
-        return ""
-    parts = []
-    for key, value in data.items():
-        if isinstance(value, dict):
-            inner = ", ".join(f"{k}={_value(v)}" for k, v in value.items())
-            parts.append(f"{key}: {inner or '-'}")
-        else:
-            parts.append(f"{key}={_value(value)}")
-    return "; ".join(parts)
 
 
 def _header(ts: Typestate) -> list[str]:
@@ -79,24 +61,13 @@ def _transitions(ts: Typestate) -> list[str]:
     return lines
 
 
-def _findings(ts: Typestate) -> list[str]:
+def _findings(ts: Typestate, model: ClassModel | None) -> list[str]:
+    """Each finding as a diagnostic line (`path:line:col: severity: message [kind]`, unindented so
+    editors and CI logs recognise it), its counterexample as a `note:` line below it."""
     if not ts.findings:
         return ["", "Findings: none"]
-    lines = ["", f"Findings ({len(ts.findings)}):"]
-    for f in ts.findings:
-        where = ", ".join(
-            x
-            for x in (
-                f.method and f"method {f.method}",
-                f.state and f"state {f.state}",
-                f.line is not None and f"line {f.line}",
-            )
-            if x
-        )
-        lines.append(f"  [{f.kind}] {f.message}" + (f" ({where})" if where else ""))
-        if f.counterexample:
-            lines.append(f"      counterexample: {_mapping(f.counterexample)}")
-    return lines
+    diagnostics = finding_diagnostics(ts, model)
+    return ["", f"Findings ({len(ts.findings)}):", *(format_text(d) for d in diagnostics)]
 
 
 def _unknowns(ts: Typestate) -> list[str]:
@@ -118,10 +89,12 @@ def _stats(ts: Typestate) -> list[str]:
     ]
 
 
-def to_text(ts: Typestate) -> str:
-    """The summary of `ts` as lines of plain text."""
+def to_text(ts: Typestate, model: ClassModel | None = None) -> str:
+    """The summary of `ts` as lines of plain text; `model`, the class `ts` is about, places
+    findings that name no line at their method's or class's definition."""
     lines = (
-        _header(ts) + _states(ts) + _transitions(ts) + _findings(ts) + _unknowns(ts) + _stats(ts)
+        _header(ts) + _states(ts) + _transitions(ts) + _findings(ts, model) + _unknowns(ts)
+        + _stats(ts)
     )
     return "\n".join(lines) + "\n"
 
