@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from contractor.errors import Location
 
@@ -120,6 +120,8 @@ class ClassModel:
     constructors: tuple[str, ...]  # "__init__" and factory names
     dialects: tuple[Dialect, ...]  # dialects found in this class, in DIALECTS order
     enums: dict[str, TypeRef] = field(default_factory=dict)  # Enum classes of the module
+    class_constants: dict[str, Any] = field(default_factory=dict)  # class-level constants (not fields)
+    module_constants: dict[str, Any] = field(default_factory=dict)  # module-level constants
     location: Location | None = None
 
     def method(self, name: str) -> Method:

@@ -667,11 +667,11 @@ class C:
         self.items.append(v)
 
     def at(self, k: int) -> None:
-        """pre: k in (0, 1) and self.items"""
+        """pre: pow(k, 2) == k and self.items"""
         if self.items[k] == 0:
             self.items.pop()
 ''', {"items": [[], [0], [1], [2], [0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [0, 0], [1, 1], [2, 2]]},
-         {"push": {"v": [0, 1, 2]}, "at": {"k": [0, 1]}}, exact=False, unknown="Tuple"),
+         {"push": {"v": [0, 1, 2]}, "at": {"k": [-1, 0, 1, 2]}}, exact=False, unknown="pow"),
     # an untranslated statement changes only what its method may write (z3backend/effects.py):
     # `note` cannot change n or closed, so the typestate stays exact
     Case("untranslated_statement_leaves_fields_the_method_never_writes", '''class C:
@@ -734,4 +734,70 @@ class C:
         """pre: not self.closed and self.n == 0"""
         self.n = 1
 ''', {"closed": BOOLS, "n": [0, 1]}, exact=False),
+]
+
+CASES += [
+    # class constants (plain, annotated, ClassVar) read as self.X, cls.X and C.X; module
+    # constants, tuple constants and `x in (a, b)`; no constant is a field
+    Case("class_and_module_constants", '''from typing import ClassVar, Final
+
+LIMITS = (1, 3)
+MODES = ("a", "b")
+
+
+class C:
+    """
+    inv: 0 <= self.n <= self.TOP
+    """
+    TOP = 3
+    STEP: Final = 2
+    FLOOR: ClassVar[int] = LIMITS[0]
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mode = "a"
+
+    def up(self) -> None:
+        """pre: self.n + self.STEP <= C.TOP"""
+        self.n += self.STEP
+
+    def down(self) -> None:
+        """pre: self.n >= LIMITS[0] and self.mode in MODES"""
+        lo, hi = LIMITS
+        self.n -= lo
+
+    def switch(self, m: str) -> None:
+        """pre: m in ("b", "c") and self.n in (0, self.TOP)"""
+        self.mode = m
+''', {"n": [0, 1, 2, 3], "mode": ["a", "b", "c"]}, {"switch": {"m": ["a", "b", "c", "d"]}}),
+    # tuple fields: literals, constant and computed indices (IndexError out of range),
+    # unpacking (ValueError on a length mismatch), len, ==, `in`, loops over a tuple
+    Case("tuple_fields_indexing_unpacking", '''class C:
+    """
+    inv: -1 <= self.p[0] <= 2 and 0 <= self.p[1] <= 2
+    """
+
+    def __init__(self) -> None:
+        self.p: tuple[int, int] = (0, 0)
+        self.k = 0
+
+    def swap(self) -> None:
+        """pre: self.p != (0, 0)"""
+        a, b = self.p
+        self.p = (b, a)
+
+    def pick(self, i: int) -> None:
+        """pre: self.p[i] == 2 and len(self.p) == 2"""
+        self.k = i
+        self.p = (self.p[-1], self.p[i] - 1)
+
+    def walk(self) -> None:
+        """pre: 1 in self.p"""
+        total = 0
+        for x in self.p:
+            total += x
+        self.p = (total - 2, 2) if total <= 4 else self.p
+        self.k = self.p[self.k]
+''', {"p": [(a, b) for a in range(-1, 3) for b in range(3)], "k": [-2, -1, 0, 1, 2]},
+         {"pick": {"i": [-3, -2, -1, 0, 1, 2]}}, findings=(("breaks_invariant", "swap"),)),
 ]

@@ -138,6 +138,19 @@ EXPECTED = {
               "L3 contains L3", "L3 dequeue L2", "L3 rotate L3"),
         {"items": [list(t) for n in range(4) for t in itertools.product([0, 1], repeat=n)]},
         {"enqueue": {"x": [0, 1]}, "contains": {"x": [0, 1]}}),
+    # class constants MAX_VOLUME = 3 and STEP = 1, a module tuple constant FORMATS: stopped
+    # silent / stopped with volume / playing silent / playing 1..2 / playing at 3.
+    "player": Expected(
+        "player.py:Mp3Player",
+        {"S0": ("play",), "SV": ("play", "quieter"), "P0": ("louder", "stop"),
+         "PV": ("louder", "quieter", "stop"), "PM": ("quieter", "stop")},
+        ("S0",),
+        _must("S0 play P0", "P0 louder PV", "P0 stop S0",
+              "PV louder PV", "PV louder PM", "PV quieter P0", "PV quieter PV", "PV stop SV",
+              "PM quieter PV", "PM stop SV",
+              "SV play PV", "SV play PM", "SV quieter S0", "SV quieter SV"),
+        {"playing": BOOLS, "volume": list(range(5)), "format": ["mp3", "ogg", "wav"]},
+        {"play": {"fmt": ["mp3", "ogg", "wav"]}}),
 }
 
 

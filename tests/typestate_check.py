@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import inspect
 import math
+import types
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -67,9 +68,37 @@ def differences(ts: Typestate, brute: BruteTypestate, *, exact: bool) -> list[st
     return problems
 
 
+def _type_args(hint: str) -> list[str]:
+    """"tuple[int, dict[str, int]]" -> ["int", "dict[str, int]"] (top-level commas only)."""
+    inner, depth, parts, cur = hint[hint.index("[") + 1:-1], 0, [], ""
+    for ch in inner:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur.strip()] if cur.strip() else parts
+
+
+def _hint_name(annotation: Any) -> str | None:
+    """A parameter annotation as the typestate's field types spell it ("int", "dict[str, int]")."""
+    if isinstance(annotation, types.GenericAlias):
+        return str(annotation)
+    return getattr(annotation, "__name__", None)
+
+
 def _from_json(value: Any, namespace: Mapping[str, Any], hint: str | None) -> Any:
     if hint == "str" or value is None or isinstance(value, bool):
         return value
+    if hint and hint.startswith("tuple[") and isinstance(value, list):
+        return tuple(_from_json(v, namespace, h) for v, h in zip(value, _type_args(hint)))
+    if hint and hint.startswith("set[") and isinstance(value, list):
+        return {_from_json(v, namespace, _type_args(hint)[0]) for v in value}
+    if hint and hint.startswith("dict[") and isinstance(value, list):  # [[key, value], ...]
+        k, v = _type_args(hint)
+        return {_from_json(a, namespace, k): _from_json(b, namespace, v) for a, b in value}
     if isinstance(value, list):
         inner = hint[hint.index("[") + 1:-1] if hint and "[" in hint else None
         return [_from_json(v, namespace, inner) for v in value]
@@ -88,7 +117,7 @@ def _from_json(value: Any, namespace: Mapping[str, Any], hint: str | None) -> An
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) or isinstance(b, float):
         return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, abs_tol=1e-9)
-    if isinstance(a, list) and isinstance(b, list):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b):
         return len(a) == len(b) and all(map(_same, a, b))
     return a == b and type(a) is type(b) or (a == b and {type(a), type(b)} <= {int, float})
 
@@ -105,7 +134,7 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
         where = f"witness of {t.source} --{t.method}--> {t.target} {t.witness}"
         fields = {n: _from_json(v, namespace, ts.fields.get(n)) for n, v in t.witness["fields"].items()}
         hints = {p.name: p.annotation for p in inspect.signature(contracts.methods[t.method].function).parameters.values()}
-        args = {n: _from_json(v, namespace, getattr(hints.get(n), "__name__", None))
+        args = {n: _from_json(v, namespace, _hint_name(hints.get(n)))
                 for n, v in (t.witness.get("args") or {}).items()}
         obj = runner.make(fields)
         source, target = enabled_of(ts, t.source), enabled_of(ts, t.target)

@@ -13,6 +13,7 @@ from typing import Iterable
 
 from contractor.contracts import asserts, deal_dialect, icontract_dialect, pep316
 from contractor.contracts.clauses import Clauses
+from contractor.contracts.constants import class_constants, module_constants
 from contractor.contracts.context import FileContext
 from contractor.contracts.fields import read_fields
 from contractor.contracts.methods import (body_of, decorator_names, is_accessor, is_dataclass, kind_of,
@@ -74,7 +75,8 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
     enums = enum_classes(resolved.module)
     classes = frozenset(n.name for n in resolved.module.body if isinstance(n, ast.ClassDef))
     types = TypeReader(ctx, cls.name, enums, classes)
-    fields = read_fields(cls, ctx, types)
+    constants = class_constants(cls)
+    fields = read_fields(cls, ctx, types, frozenset(constants))
     used: set[str] = set()
 
     invariants = []
@@ -111,7 +113,8 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
         module=resolved.module, fields=fields, invariants=tuple(invariants), methods=model_methods,
         actions=_select(methods, exclude, model_methods, cls, ctx, static),
         constructors=("__init__", *factories),
-        dialects=tuple(d for d in DIALECTS if d in used), enums=enums, location=ctx.loc(cls))
+        dialects=tuple(d for d in DIALECTS if d in used), enums=enums, location=ctx.loc(cls),
+        class_constants=constants, module_constants=module_constants(resolved.module))
 
 
 __all__ = ["read_class"]

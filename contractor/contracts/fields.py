@@ -78,10 +78,14 @@ def _param_types(fn: ast.FunctionDef, types: TypeReader) -> dict[str, TypeRef]:
     return {p.arg: types.of(p.annotation) for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if p.annotation}
 
 
-def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader) -> dict[str, Field]:
-    """Every field of the class, in order of first appearance, with its type."""
+def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
+                constants: frozenset[str] = frozenset()) -> dict[str, Field]:
+    """Every field of the class, in order of first appearance, with its type (class
+    constants, see constants.py, are not fields)."""
     declared: dict[str, Field] = {}
     for item in class_level(cls):
+        if item.name in constants:
+            continue
         if item.annotation is not None:
             declared[item.name] = Field(item.name, types.of(item.annotation), ctx.loc(item.node))
     assigned: dict[str, list[tuple[TypeRef | None, ast.expr | None, ast.stmt]]] = {}
@@ -101,9 +105,12 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader) -> dict[
             elif value is not None:
                 typ = types.value(value)
             assigned.setdefault(name, []).append((typ, value, node))
-    defaults = {c.name: c for c in class_level(cls) if c.annotation is None and c.value is not None}
+    defaults = {c.name: c for c in class_level(cls)
+                if c.annotation is None and c.value is not None and c.name not in constants}
     fields: dict[str, Field] = {}
     for name in order:
+        if name in constants:
+            continue
         if name in declared:
             fields[name] = declared[name]
             continue

@@ -337,6 +337,8 @@ class Z3Backend:
             return self.value(m, Val(v.type.args[0], v.z))
         if v.kind == "list":
             return [py_value(x) for x in seq_elements(m, v.z)] if v.z is not None else []
+        if v.kind == "tuple":
+            return [self.value(m, x) for x in V.tuple_items(Val(v.type, m.eval(v.z, model_completion=True)))]
         if v.kind == "enum":
             k = m.eval(v.z, model_completion=True).as_long()
             return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k

@@ -175,8 +175,28 @@ class Executor(ExprEvaluator, LoopExecutor):
                                                              z3.SubSeq(seq.z, j + 1, n - j - 1))))
             return
         if isinstance(target, (ast.Tuple, ast.List)):
-            raise UnsupportedConstruct("unpacking a non-tuple value", self.loc(target))
+            self.unpack(target, v)
+            return
         raise UnsupportedConstruct(f"assignment to {type(target).__name__}", self.loc(target))
+
+    def unpack(self, target: ast.Tuple | ast.List, v: Val) -> None:
+        """`a, b = v` for a tuple or list v: ValueError where the lengths differ."""
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            raise UnsupportedConstruct("starred unpacking", self.loc(target))
+        n = len(target.elts)
+        if v.kind == "tuple":
+            items = V.tuple_items(v)
+            if len(items) != n:
+                self.raise_if(TRUE, "ValueError", target)
+                return
+        elif v.kind in ("list", "str") and v.z is not None:
+            self.raise_if(z3.Length(v.z) != n, "ValueError", target)
+            elem = v.type.args[0] if v.kind == "list" else v.type
+            items = [Val(elem, v.z[i] if v.kind == "list" else z3.SubString(v.z, i, 1)) for i in range(n)]
+        else:
+            raise UnsupportedConstruct(f"unpacking a {v.type}", self.loc(target))
+        for t, x in zip(target.elts, items):
+            self.store(t, x)
 
     # -- statements ------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, STR, TypeRef
+from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -113,13 +114,21 @@ class ExprEvaluator:
         if name in self.model.enums:
             return EnumClass(self.model.enums[name])
         if name in self.constants:
-            return V.const(self.constants[name])
+            return self.constant(self.constants[name], node)
         if name in ("cls", self.model.name):
             return name
         raise self.unsupported(node, f"name `{name}`")
 
+    def constant(self, value: Any, node: ast.AST) -> Val:
+        try:
+            return V.const(value)
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+
     def e_Attribute(self, node: ast.Attribute) -> Any:
         base = self.eval_any(node.value)
+        if isinstance(base, str) and node.attr in self.model.class_constants:  # cls.X, ClassName.X
+            return self.constant(self.model.class_constants[node.attr], node)
         if isinstance(base, EnumClass):
             if node.attr not in base.type.members:
                 raise self.unsupported(node, f"{base.type.name}.{node.attr}")
@@ -146,6 +155,8 @@ class ExprEvaluator:
                 self.raise_if(z3.BoolVal(True), "AttributeError", node)
                 return self.fresh(v.type.args[0], node.attr)
             return v
+        if node.attr in self.model.class_constants and node.attr not in self.model.methods:
+            return self.constant(self.model.class_constants[node.attr], node)
         m = self.model.methods.get(node.attr)
         if m is not None and m.kind == "property":
             return self.call_method(oid, node.attr, [], {}, node)
@@ -166,8 +177,16 @@ class ExprEvaluator:
         return Val(lt, z3.Concat(*[z3.Unit(V.coerce(v, t).z) for v in items]) if len(items) > 1
                    else z3.Unit(V.coerce(items[0], t).z))
 
+    def e_Tuple(self, node: ast.Tuple) -> Val:
+        try:
+            return V.make_tuple([self.eval(e) for e in node.elts])
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+
     def e_Subscript(self, node: ast.Subscript) -> Val:
         base = self.eval(node.value)
+        if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
+            return self.tuple_item(base, node)
         if isinstance(node.slice, ast.Slice):
             raise self.unsupported(node, "slicing")
         idx = V.to_int(self.eval(node.slice))
@@ -182,6 +201,32 @@ class ExprEvaluator:
         if base.kind == "str":
             return Val(STR, z3.SubString(base.z, j, 1))
         return Val(base.type.args[0], base.z[j])
+
+    def tuple_item(self, base: Val, node: ast.Subscript) -> Val:
+        """t[i]: a constant index picks the position; another index needs one item type."""
+        items = V.tuple_items(base)
+        n = len(items)
+        k = self.eval(node.slice)
+        idx = V.to_int(k)
+        if z3.is_int_value(z3.simplify(idx)):
+            j = T.normalise_index(z3.simplify(idx).as_long(), n)
+            if j is None:
+                self.raise_if(TRUE, "IndexError", node)
+                return items[0] if items else V.const(0)
+            return items[j]
+        if n == 0:
+            self.raise_if(TRUE, "IndexError", node)
+            return V.const(0)
+        try:
+            elem = T.check_homogeneous(base.type)
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+        self.raise_if(z3.Or(idx < -n, idx >= n), "IndexError", node)
+        j = z3.If(idx < 0, idx + n, idx)
+        result = items[-1].z
+        for i in range(n - 2, -1, -1):
+            result = z3.If(j == i, items[i].z, result)
+        return Val(elem, result)
 
     # -- operators -----------------------------------------------------------------
 
@@ -309,6 +354,8 @@ class ExprEvaluator:
         if node.keywords:
             raise self.unsupported(node, f"keyword arguments to {name}()")
         args = [self.eval(a) for a in node.args]
+        if name == "len" and len(args) == 1 and args[0].kind == "tuple":
+            return Val(INT, z3.IntVal(len(args[0].type.args)))
         if name == "len" and len(args) == 1 and args[0].kind in ("str", "list"):
             return Val(INT, z3.Length(args[0].z) if args[0].z is not None else z3.IntVal(0))
         if name == "abs" and len(args) == 1:

@@ -10,6 +10,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeRef
+from contractor.z3backend.iteration import items_of
 from contractor.z3backend.state import FALSE, Loop
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
@@ -83,16 +84,10 @@ class LoopExecutor:
                 i = start + k * step
                 return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
             return at
-        seq = self.eval(it)
-        if seq.kind in ("list", "str") and seq.z is not None:
-            n = z3.Length(seq.z)
-            elem = seq.type.args[0] if seq.kind == "list" else TypeRef("str")
-
-            def at_seq(k: int):
-                item = seq.z[k] if seq.kind == "list" else z3.SubString(seq.z, k, 1)
-                return z3.IntVal(k) < n, Val(elem, item)
-            return at_seq
-        raise UnsupportedConstruct("for-loop over something other than range(), a list or a str",
-                                   self.loc(it))
+        at = items_of(self.eval(it))
+        if at is not None:
+            return at
+        raise UnsupportedConstruct("for-loop over something other than range(), a str, list, tuple, "
+                                   "set or dict", self.loc(it))
 
     # -- calls -----------------------------------------------------------------------

@@ -77,23 +77,6 @@ def modelled(t: TypeRef) -> bool:
         return False
 
 
-def module_constants(module: ast.Module) -> dict[str, Any]:
-    """Module-level NAME = <constant> assignments (read, never executed)."""
-    out: dict[str, Any] = {}
-    for stmt in module.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            try:
-                out[stmt.targets[0].id] = ast.literal_eval(stmt.value)
-            except (ValueError, SyntaxError, TypeError):
-                pass
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            try:
-                out[stmt.target.id] = ast.literal_eval(stmt.value)
-            except (ValueError, SyntaxError, TypeError):
-                pass
-    return {k: v for k, v in out.items() if isinstance(v, (bool, int, float, str))}
-
-
 def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
     """The call's result where its path was not followed to the end (a loop past the
     bound, recursion past the inlining depth, an untranslated statement): arbitrary, of
@@ -140,7 +123,7 @@ class ClassSemantics:
     unknowns: list[Unknown] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.constants = module_constants(self.model.module)
+        self.constants = dict(self.model.module_constants)
         self.inexact = {}
         self.unknowns = []
         self.quantified = {}

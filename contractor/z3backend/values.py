@@ -17,6 +17,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.z3backend import tuples as T
 from contractor.z3backend.z3util import FLOAT as FLOAT_SORT
 from contractor.z3backend.z3util import RNE
 
@@ -46,8 +47,10 @@ def sort_of(t: TypeRef) -> z3.SortRef:
         return FLOAT_SORT
     if t.kind == "str":
         return z3.StringSort()
-    if t.kind == "list" and t.args and t.args[0].kind in SCALARS:
+    if t.kind == "list" and t.args and (t.args[0].kind in SCALARS or t.args[0].kind == "tuple"):
         return z3.SeqSort(sort_of(t.args[0]))
+    if t.kind == "tuple":
+        return T.tuple_sort(t, sort_of)
     raise UnsupportedConstruct(f"values of type {t}")
 
 
@@ -70,7 +73,23 @@ def well_formed(v: Val) -> z3.BoolRef:
         return z3.And(v.z >= 0, v.z < len(v.type.members))
     if v.kind == "optional" and v.type.args[0].kind == "enum":
         return z3.Or(v.is_none, z3.And(v.z >= 0, v.z < len(v.type.args[0].members)))
+    if v.kind == "tuple":
+        return z3.And(*[well_formed(x) for x in tuple_items(v)])
     return z3.BoolVal(True)
+
+
+def tuple_items(v: Val) -> list[Val]:
+    """The items of a tuple value, one Val per position."""
+    sort = sort_of(v.type)
+    return [Val(a, T.item(sort, v.z, i)) for i, a in enumerate(v.type.args)]
+
+
+def make_tuple(items: list[Val]) -> Val:
+    for x in items:
+        if x.kind not in SCALARS and x.kind not in ("tuple", "list"):
+            raise UnsupportedConstruct(f"a tuple holding a {x.type}")
+    t = TypeRef("tuple", tuple(x.type for x in items))
+    return Val(t, T.make(sort_of(t), [x.z for x in items]))
 
 
 def const(value: Any) -> Val:
@@ -84,6 +103,8 @@ def const(value: Any) -> Val:
         return Val(FLOAT, z3.FPVal(value, FLOAT_SORT))
     if isinstance(value, str):
         return Val(STR, z3.StringVal(value))
+    if isinstance(value, tuple):
+        return make_tuple([const(x) for x in value])
     raise UnsupportedConstruct(f"constant {value!r}")
 
 
@@ -118,6 +139,8 @@ def truthy(v: Val) -> z3.BoolRef:
         return z3.BoolVal(False)
     if k in ("enum", "class"):
         return z3.BoolVal(True)
+    if k == "tuple":
+        return z3.BoolVal(len(v.type.args) > 0)
     if k == "optional":
         return z3.And(z3.Not(v.is_none), truthy(Val(v.type.args[0], v.z)))
     raise UnsupportedConstruct(f"truth value of {v.type}")
@@ -152,6 +175,9 @@ def coerce(v: Val, t: TypeRef) -> Val:
         return v
     if t.kind == "list" and v.kind == "list" and v.type.args == () :
         return Val(t, z3.Empty(sort_of(t)))
+    if t.kind == "tuple" and v.kind == "tuple" and len(t.args) == len(v.type.args):
+        items = [coerce(x, a) for x, a in zip(tuple_items(v), t.args)]
+        return Val(t, T.make(sort_of(t), [x.z for x in items]))
     if t.kind == "any":
         return v
     raise UnsupportedConstruct(f"a {v.type} value where {t} is expected")
@@ -176,6 +202,8 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
         return FLOAT
     if a.kind == "list" and b.kind == "list":
         return a if a.args else b
+    if a.kind == "tuple" and b.kind == "tuple" and len(a.args) == len(b.args):
+        return TypeRef("tuple", tuple(join_type(x, y) for x, y in zip(a.args, b.args)))
     raise UnsupportedConstruct(f"a value that is {a} on one path and {b} on another")
 
 
@@ -274,6 +302,10 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
         return z3.If(z3.Or(na, nb), z3.And(na, nb), equal(ua, ub))
     if a.kind == b.kind and a.kind in ("str", "bool", "list"):
         return a.z == b.z
+    if a.kind == b.kind == "tuple":
+        if len(a.type.args) != len(b.type.args):
+            return z3.BoolVal(False)
+        return z3.And(*[equal(x, y) for x, y in zip(tuple_items(a), tuple_items(b))])
     if a.kind == "enum" or b.kind == "enum":
         if a.kind == b.kind and a.type.name == b.type.name:
             return a.z == b.z
@@ -302,12 +334,14 @@ def order(op: str, a: Val, b: Val) -> z3.BoolRef:
 
 
 def contains(item: Val, container: Val) -> z3.BoolRef:
-    """item in container (str in str, scalar in list)."""
+    """item in container (str in str, scalar in list, anything in a tuple)."""
     if container.kind == "str" and item.kind == "str":
         return z3.Contains(container.z, item.z)
+    if container.kind == "tuple":
+        return z3.Or(*[equal(item, x) for x in tuple_items(container)])
     if container.kind == "list":
         elem = container.type.args[0] if container.type.args else item.type
-        if elem.kind == "float" or item.kind == "float":
+        if "float" in str(elem) or item.kind == "float":
             raise UnsupportedConstruct("`in` on a list of floats")  # == is not IEEE in Seq
         return z3.Contains(container.z, z3.Unit(coerce(item, elem).z))
     raise UnsupportedConstruct(f"`in` on {container.type}")
