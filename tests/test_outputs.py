@@ -30,6 +30,7 @@ from contractor.outputs import (
 from contractor.outputs import html as html_module
 from contractor.outputs import render as render_module
 from contractor.outputs.dot import quote
+from contractor.outputs.tooltips import witness_text
 from contractor.typestate import (
     Finding,
     Initialization,
@@ -166,15 +167,58 @@ def test_dot_edges_dashed_exactly_for_may_transitions():
     assert labels == {(s, m + "?" if (s, m, t) == MAY else m, t) for s, m, t in DOOR_TRANSITIONS}
 
 
-def test_dot_marks_initial_state_and_start_point():
+def test_dot_marks_initial_state_with_a_start_dot_not_a_double_circle():
     dot = to_dot(door_typestate())
-    assert '"__start__" [shape="point", style="invis", label=""];' in dot
-    assert re.search(r'^\s*"__start__" -> "S1" \[label="__init__"\];$', dot, re.M)
+    assert "doublecircle" not in dot
+    start = re.search(r'^\s*"__start__" \[(.*)\];$', dot, re.M).group(1)
+    assert 'shape="point"' in start and "invis" not in start
+    init = re.search(r'^\s*"__start__" -> "S1" \[(.*)\];$', dot, re.M).group(1)
+    assert 'label="__init__"' in init and 'id="init-0"' in init and 'minlen="2"' in init
     s1 = re.search(r'^\s*"S1" \[(.*)\];$', dot, re.M).group(1)
-    assert 'shape="doublecircle"' in s1 and 'style="bold"' in s1
+    assert 'style="bold"' in s1 and 'class="state initial"' in s1 and 'id="state-S1"' in s1
     assert 'label="S1\\nalarm, open, start"' in s1
     s2 = re.search(r'^\s*"S2" \[(.*)\];$', dot, re.M).group(1)
-    assert "doublecircle" not in s2 and 'label="S2\\nsafe, start"' in s2
+    assert "bold" not in s2 and 'label="S2\\nsafe, start"' in s2
+
+
+def test_dot_tooltips_explain_states_and_transitions():
+    dot = to_dot(door_typestate())
+    s1 = re.search(r'^\s*"S1" \[(.*)\];$', dot, re.M).group(1)
+    assert ('tooltip="S1 (initial)\\nenabled: alarm, open, start\\n'
+            'invariant: self.closed and not self.moving and not self.danger"') in s1
+    edges = {(s, t): a for s, t, a in EDGE.findall(dot)}
+    alarm = edges[("S1", "S2")]
+    assert 'id="transition-0"' in alarm and 'class="transition must"' in alarm
+    assert "object before: closed=True, moving=False, danger=False" in alarm
+    assert "call: alarm()" in alarm
+    may = edges[("S2", "S5")]
+    assert 'class="transition may"' in may and "may: the solver could not decide" in may
+    assert "reason: timeout" in may
+
+
+def test_witness_text_is_readable():
+    witness = {"fields": {"n": 1, "name": "a"}, "args": {"x": None, "xs": [1, 2]},
+               "after": {"n": 2, "name": "a"}}
+    assert witness_text(witness, "push") == (
+        "object before: n=1, name='a'; call: push(x=None, xs=[1, 2]); changed: n=2")
+    assert witness_text({"args": {}, "after": {"ok": True}}, "__init__") == (
+        "call: __init__(); object after: ok=True")
+    assert witness_text(None, "m") == ""
+
+
+def test_dot_lists_always_enabled_methods_once():
+    ts = replace(
+        door_typestate(),
+        states=tuple(replace(s, enabled=tuple(sorted(s.enabled + ("peek",)))) for s in door_typestate().states),
+        transitions=door_typestate().transitions + (Transition("S1", "peek", "S1", "must"),
+                                                    Transition("S2", "peek", "S3", "may")),
+    )
+    dot = to_dot(ts)
+    assert "always enabled (in every state, self-loops not drawn): peek" in dot
+    assert 'label="S1\\nalarm, open, start"' in dot
+    edges = EDGE.findall(dot)
+    assert not any(s == t == "S1" for s, t, _ in edges)  # the self-loop of peek is hidden
+    assert any((s, t) == ("S2", "S3") and 'label="peek?"' in a for s, t, a in edges)
 
 
 def test_dot_styles_stuck_states_and_titles_partial_results():
@@ -238,13 +282,22 @@ def test_html_report():
     )
     page = to_html(ts, render_svg(to_dot(ts)))
     assert page.startswith("<!DOCTYPE html>")
-    assert "<?xml" not in page and page.count("<svg") == 1
+    assert "<?xml" not in page and page.count("<svg") - page.count('<svg width="') == 1
     for sid in DOOR_STATES:
         assert f'<tr id="state-{sid}"><td>{sid}</td>' in page
     assert "open can raise &lt;ValueError&gt; &amp; more" in page
     assert "while loop" in page and "PARTIAL" not in page
     assert page.count('class="may"') == 1
     assert "<strong>PARTIAL</strong>" in to_html(stuck_typestate(), None)
+    # fitted to the page's width, with a legend, readable witnesses, no empty columns
+    assert re.search(r'<svg [^>]*class="typestate-diagram" width="100%" style="max-width: \d+pt"', page)
+    assert 'class="legend"' in page and "initial: a constructor" in page and "stuck: no method" in page
+    assert "call: alarm(); changed:" not in page  # the sample's witnesses have no "after"
+    assert "object before: closed=True, moving=False, danger=False; call: alarm()" in page
+    assert "witnessed" in page  # the sample's states are witnessed: the column is shown
+    unwitnessed = replace(ts, states=tuple(replace(s, witnessed=False) for s in ts.states))
+    assert "<th>witnessed</th>" not in to_html(unwitnessed, None)
+
 
 
 def test_json_round_trip_and_stability():

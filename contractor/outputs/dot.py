@@ -1,19 +1,24 @@
 """The typestate as a Graphviz DOT digraph (`typestate.dot`, and the source of the SVG).
 
-States are nodes labelled with their id and enabled methods; initial states are drawn
-bold with a double circle and reached from an invisible start point by one arrow per
-constructor; may-transitions are dashed with a `?` after the method; stuck states
-(no enabled method) are filled grey and labelled as stuck. Large typestates ask for
-the neato layout (see LARGE), which stays fast where dot's would take minutes.
+States are nodes labelled with their id and enabled methods; methods enabled in every
+state are listed once in the title, not in each node, and their self-loops are left out.
+Initial states are drawn bold and reached from a filled start dot by one arrow per
+constructor (not a double circle, which in automata notation means accepting).
+May-transitions are dashed with a `?` after the method; stuck states (no enabled method)
+are filled grey. Every node and edge carries an `id`, a `class` and a readable tooltip
+(see `tooltips`), which the SVG keeps, so pages can find and explain them. Large
+typestates ask for the neato layout (see LARGE), which stays fast where dot's would take
+minutes.
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from contractor.outputs.tooltips import initialization_tooltip, state_tooltip, transition_tooltip
 from contractor.typestate import State, Transition, Typestate
 
-START = "__start__"  # the invisible start point's node id
+START = "__start__"  # the start dot's node id
 WRAP = 28  # characters per line of a node's method list
 # Beyond this many transitions the layout is neato's instead of dot's: dot lays out edge
 # labels as extra nodes, which takes minutes for a few hundred labelled edges (neato: seconds).
@@ -30,18 +35,39 @@ def _attrs(**attrs: str) -> str:
     return "[" + ", ".join(f"{key}={quote(value)}" for key, value in attrs.items()) + "]"
 
 
-def node_label(state: State, loops: tuple[str, ...] = ()) -> str:
+def node_id(state_id: str) -> str:
+    """The SVG element id of a state's node."""
+    return f"state-{state_id}"
+
+
+def transition_id(index: int) -> str:
+    """The SVG element id of `ts.transitions[index]`'s edge."""
+    return f"transition-{index}"
+
+
+def initialization_id(index: int) -> str:
+    """The SVG element id of `ts.initializations[index]`'s edge."""
+    return f"init-{index}"
+
+
+def node_label(state: State, ts: Typestate | None = None, loops: tuple[str, ...] = ()) -> str:
+    """The id and the enabled methods (without the always-enabled ones when `ts` is given),
+    then the folded self-loops `loops`, if any."""
     if not state.enabled:
         return f"{state.id}\n(stuck: no method enabled)"
-    methods = textwrap.wrap(", ".join(state.enabled), WRAP, break_long_words=False)
+    shown = ts.shown_enabled(state) if ts is not None else state.enabled
+    methods = (textwrap.wrap(", ".join(shown), WRAP, break_long_words=False) if shown
+               else ["(always-enabled only)"])
     folded = textwrap.wrap("loops: " + ", ".join(loops), WRAP, break_long_words=False) if loops else []
     return "\n".join([state.id, *methods, *folded])
 
 
-def _node(state: State, loops: tuple[str, ...] = ()) -> str:
-    attrs = {"label": node_label(state, loops), "tooltip": state.invariant or state.id}
+def _node(state: State, ts: Typestate, loops: tuple[str, ...] = ()) -> str:
+    classes = ["state"] + ["initial"] * state.initial + ["stuck"] * (not state.enabled)
+    attrs = {"id": node_id(state.id), "class": " ".join(classes),
+             "label": node_label(state, ts, loops), "tooltip": state_tooltip(ts, state)}
     if state.initial:
-        attrs.update(shape="doublecircle", style="bold")
+        attrs.update(style="bold")
     if not state.enabled:
         attrs.update(
             style="filled,bold" if state.initial else "filled",
@@ -51,8 +77,12 @@ def _node(state: State, loops: tuple[str, ...] = ()) -> str:
     return f"  {quote(state.id)} {_attrs(**attrs)};"
 
 
-def _edge(source: str, target: str, method: str, certainty: str) -> str:
-    attrs = {"label": method}
+def _edge(source: str, target: str, method: str, certainty: str, edge_id: str, kind: str,
+          tooltip: str) -> str:
+    attrs = {"id": edge_id, "class": f"{kind} {certainty}", "label": method,
+             "tooltip": tooltip, "labeltooltip": tooltip}
+    if source == START:  # a longer arrow, so the constructor's name sits beside it, not on it
+        attrs.update(minlen="2")
     if certainty == "may":
         attrs.update(label=f"{method}?", style="dashed")
     return f"  {quote(source)} -> {quote(target)} {_attrs(**attrs)};"
@@ -64,13 +94,16 @@ def to_dot(ts: Typestate, *, drawn: tuple[Transition, ...] | None = None,
 
     For a folded diagram (see `diagram`): `drawn` are the transitions drawn as edges
     (default: all), `loops` (state id -> methods) the self-loops shown in the state's
-    label instead, and `note` a further title line saying what is left out.
+    label instead, and `note` a further title line saying what is left out. Self-loops
+    of always-enabled methods are never drawn (`Typestate.hides`).
     """
     loops = loops or {}
     drawn = ts.transitions if drawn is None else drawn
+    index = {(t.source, t.method, t.target): n for n, t in enumerate(ts.transitions)}
+    edges = [t for t in drawn if not ts.hides(t)]
     title = _title(ts) + (f"\n{note}" if note else "")
     graph = {"label": title, "labelloc": "t", "rankdir": "LR", "fontname": "Helvetica"}
-    if len(drawn) > LARGE:
+    if len(edges) > LARGE:
         graph.update(layout="neato", overlap="false")
     lines = [
         f"digraph {quote(ts.class_name)} {{",
@@ -79,17 +112,26 @@ def to_dot(ts: Typestate, *, drawn: tuple[Transition, ...] | None = None,
         f"  edge {_attrs(fontname='Helvetica', fontsize='10')};",
     ]
     if ts.initializations:
-        lines.append(f"  {quote(START)} {_attrs(shape='point', style='invis', label='')};")
-    lines.extend(_node(s, loops.get(s.id, ())) for s in ts.states)
-    lines.extend(_edge(START, i.target, i.constructor, i.certainty) for i in ts.initializations)
-    lines.extend(_edge(t.source, t.target, t.method, t.certainty) for t in drawn)
+        lines.append(f"  {quote(START)} {_attrs(id='start', shape='point', width='0.15', label='', tooltip='start')};")
+    lines.extend(_node(s, ts, loops.get(s.id, ())) for s in ts.states)
+    lines.extend(
+        _edge(START, i.target, i.constructor, i.certainty, initialization_id(n), "initialization",
+              initialization_tooltip(i))
+        for n, i in enumerate(ts.initializations))
+    lines.extend(
+        _edge(t.source, t.target, t.method, t.certainty,
+              transition_id(index[(t.source, t.method, t.target)]), "transition", transition_tooltip(t))
+        for t in edges)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
 def _title(ts: Typestate) -> str:
     partial = " (PARTIAL)" if not ts.complete else ""
-    return f"{ts.class_name}: {len(ts.states)} states, {len(ts.transitions)} transitions{partial}"
+    title = f"{ts.class_name}: {len(ts.states)} states, {len(ts.transitions)} transitions{partial}"
+    if ts.always_enabled:
+        title += f"\nalways enabled (in every state, self-loops not drawn): {', '.join(ts.always_enabled)}"
+    return title
 
 
-__all__ = ["node_label", "quote", "to_dot"]
+__all__ = ["initialization_id", "node_id", "node_label", "quote", "to_dot", "transition_id"]

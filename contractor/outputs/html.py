@@ -1,6 +1,6 @@
-"""`report.html`: one self-contained page with the diagram inline and tables of states,
-transitions, initializations, findings, unknowns and statistics (template
-`contractor/templates/report.html.j2`)."""
+"""`report.html`: one self-contained page with the diagram inline (fitted to the page's
+width, with a legend) and tables of states, transitions, initializations, findings,
+unknowns and statistics (template `contractor/templates/report.html.j2`)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,26 @@ import re
 
 from markupsafe import Markup
 
+from contractor.outputs.tooltips import witness_text
 from contractor.resources import jinja_env
 from contractor.typestate import Typestate
 
 TEMPLATE = "report.html.j2"
 _PROLOGUE = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--.*?-->\s*)*", re.S)
+_ROOT_SIZE = re.compile(r'(<svg\b[^>]*?)\s+width="([^"]*)"\s+height="[^"]*"', re.S)
 
 
 def inline_svg(svg: bytes | str) -> str:
     """The `<svg>` element of an SVG document, without the XML prologue and doctype."""
     text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
     return _PROLOGUE.sub("", text, count=1)
+
+
+def fluid_svg(svg: bytes | str) -> str:
+    """`inline_svg` without the root's fixed width and height: the viewBox stays, so the
+    drawing scales to its container's width (CSS caps it at its natural size)."""
+    return _ROOT_SIZE.sub(r'\1 class="typestate-diagram" width="100%" style="max-width: \2"',
+                          inline_svg(svg), count=1)
 
 
 def _compact(data) -> str:
@@ -33,10 +42,12 @@ def to_html(ts: Typestate, svg: bytes | str | None) -> str:
     template = jinja_env().get_template(TEMPLATE)
     return template.render(
         ts=ts,
-        svg=Markup(inline_svg(svg)) if svg else None,
+        svg=Markup(fluid_svg(svg)) if svg else None,
         may_count=sum(t.certainty == "may" for t in ts.transitions),
+        any_witnessed=any(s.witnessed for s in ts.states),
         compact=_compact,
+        witness=witness_text,
     )
 
 
-__all__ = ["inline_svg", "to_html"]
+__all__ = ["fluid_svg", "inline_svg", "to_html"]
