@@ -8,8 +8,9 @@ typestate found so far is kept, marked partial).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Union
 
 from contractor.typestate import Initialization, Transition
 
