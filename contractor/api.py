@@ -10,7 +10,7 @@ from pathlib import Path
 
 from contractor.backend import Backend, ProgressCallback
 from contractor.events import EventCallback
-from contractor.model import ClassModel
+from contractor.model import ClassModel, PreconditionMode
 from contractor.typestate import Typestate
 
 
@@ -23,6 +23,9 @@ class InferOptions:
     timeout: float = 10.0  # seconds per solver query
     max_states: int | None = None
     crosshair_options: dict = field(default_factory=dict)
+    # which preconditions decide enabledness; None: declared if the class declares any
+    # contract, else implicit (raise guards)
+    preconditions: PreconditionMode | None = None
 
 
 def load_model(target: str, options: InferOptions = InferOptions(), root: Path | None = None) -> ClassModel:
@@ -31,10 +34,22 @@ def load_model(target: str, options: InferOptions = InferOptions(), root: Path |
     from contractor.target import resolve
 
     resolved = resolve(target, root or Path.cwd())
-    return read_class(resolved, methods=options.methods, exclude=options.exclude)
+    return read_class(resolved, methods=options.methods, exclude=options.exclude,
+                      preconditions=options.preconditions)
 
 
 def make_backend(model: ClassModel, options: InferOptions) -> Backend:
+    if model.preconditions.guards and options.backend != "z3":
+        # CrossHair checks declared contracts only: raise guards are read by z3 alone
+        if options.backend == "crosshair":
+            from contractor.errors import InputError
+
+            raise InputError(f"--backend crosshair reads declared contracts only, but {model.name} is "
+                             f"analysed with {model.preconditions.value} preconditions (raise guards); "
+                             "use --backend z3 or auto, or --preconditions declared", model.location)
+        from contractor.z3backend import Z3Backend
+
+        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
     if options.backend == "z3":
         from contractor.z3backend import Z3Backend
 

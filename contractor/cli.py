@@ -21,6 +21,7 @@ import click
 from contractor import __version__, api
 from contractor.diagnostics import OutputFormat, Severity, exit_code, render
 from contractor.errors import ContractorError
+from contractor.model import PreconditionMode
 from contractor.outputs import to_json, to_text, write_artifacts
 from contractor.outputs.findings import RULES, finding_diagnostics
 
@@ -223,6 +224,14 @@ def _fail(message: str) -> None:
     "first and CrossHair only about the transitions z3 leaves undecided.",
 )
 @click.option(
+    "--preconditions",
+    type=click.Choice([m.value for m in PreconditionMode]),
+    default=None,
+    help="What decides enabledness: the declared contracts, the implicit ones (raise guards: "
+    "a method is enabled iff its body can finish without an explicit raise or failing "
+    "assert), or both [default: declared if the class declares any contract, else implicit].",
+)
+@click.option(
     "--budget",
     type=click.FloatRange(min=0),
     default=None,
@@ -281,6 +290,7 @@ def infer(
     methods: tuple[str, ...],
     exclude: tuple[str, ...],
     backend: str,
+    preconditions: str | None,
     budget: float | None,
     no_cache: bool,
     cache_dir: Path | None,
@@ -310,6 +320,7 @@ def infer(
         timeout=timeout,
         max_states=max_states,
         crosshair_options=_crosshair_options(budget, no_cache, cache_dir),
+        preconditions=PreconditionMode(preconditions) if preconditions else None,
     )
     show = (sys.stderr.isatty() if progress is None else progress) and not quiet
     bar = Progress(show)

@@ -112,4 +112,5 @@ def explore(
         complete=complete,
         dialects=model.dialects,
         fields={name: str(f.type) for name, f in model.fields.items()},
+        preconditions=model.preconditions.value,
     )

@@ -12,6 +12,7 @@ dialects are normalised to one expression form, so the backends need not know di
 from __future__ import annotations
 
 import ast
+import enum
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -80,6 +81,27 @@ class Field:
     location: Location  # where its type was found (annotation or first assignment)
 
 
+class PreconditionMode(enum.Enum):
+    """Which preconditions decide enabledness (`--preconditions`).
+
+    DECLARED: the contracts as written. IMPLICIT: raise guards, a method is enabled iff
+    for some arguments its body can finish without reaching an explicit `raise` or a
+    failing `assert` of the analysed code. BOTH: the declared precondition and the guards.
+    """
+
+    DECLARED = "declared"
+    IMPLICIT = "implicit"
+    BOTH = "both"
+
+    @property
+    def guards(self) -> bool:
+        return self is not PreconditionMode.DECLARED
+
+    @property
+    def declared(self) -> bool:
+        return self is not PreconditionMode.IMPLICIT
+
+
 MethodKind = Literal["action", "constructor", "factory", "helper", "property"]
 
 
@@ -123,6 +145,7 @@ class ClassModel:
     class_constants: dict[str, Any] = field(default_factory=dict)  # class-level constants (not fields)
     module_constants: dict[str, Any] = field(default_factory=dict)  # module-level constants
     location: Location | None = None
+    preconditions: PreconditionMode = PreconditionMode.DECLARED  # which preconditions apply
 
     def method(self, name: str) -> Method:
         return self.methods[name]

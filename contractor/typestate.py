@@ -116,6 +116,7 @@ class Typestate:
     complete: bool = True
     dialects: tuple[str, ...] = ()
     fields: dict[str, str] = field(default_factory=dict)  # name -> type, for readers
+    preconditions: str = "declared"  # declared | implicit | both (raise guards), see PreconditionMode
 
     @property
     def initial(self) -> tuple[str, ...]:
@@ -167,6 +168,7 @@ class Typestate:
             "constructors": list(self.constructors),
             "fields": dict(self.fields),
             "dialects": list(self.dialects),
+            "preconditions": self.preconditions,
             "initial": list(self.initial),
             "states": [
                 {"id": s.id, "enabled": list(s.enabled), "invariant": s.invariant,
@@ -201,4 +203,5 @@ class Typestate:
             complete=data.get("complete", True),
             dialects=tuple(data.get("dialects", ())),
             fields=dict(data.get("fields", {})),
+            preconditions=data.get("preconditions", "declared"),
         )

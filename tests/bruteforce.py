@@ -126,14 +126,14 @@ def _fields(obj: Any, names: Sequence[str]) -> dict[str, Any]:
 
 def brute_force_typestate(cls: type, domains: Domains, param_domains: ParamDomains | None = None,
                           *, actions: tuple[str, ...] | None = None,
-                          max_objects: int = 50_000) -> BruteTypestate:
+                          max_objects: int = 50_000, preconditions: str = "declared") -> BruteTypestate:
     """The typestate of `cls` over the objects whose fields range over `domains`.
 
     `param_domains[method][param]` lists the argument values tried (constructors too,
     under "__init__" or the factory's name); they must cover every value the
     precondition allows, or enabledness is under-approximated.
     """
-    contracts = read_contracts(cls, actions=actions)
+    contracts = read_contracts(cls, actions=actions, preconditions=preconditions)
     runner = Runner(contracts, param_domains or {})
     names = list(domains)
     size = 1

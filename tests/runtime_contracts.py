@@ -147,10 +147,53 @@ def _invariants(cls: type, original: type, node: ast.ClassDef, namespace: dict) 
     return invs
 
 
-def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None) -> ClassContracts:
-    """The invariant, preconditions and undecorated methods of `cls` (all dialects)."""
+def _guard_lines(path: str) -> frozenset[int]:
+    """The lines of the file's `raise` and `assert` statements."""
+    tree = ast.parse(Path(path).read_text(), path)
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Raise, ast.Assert)):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return frozenset(lines)
+
+
+def ends_in_explicit_raise(exc: BaseException, path: str, lines: frozenset[int]) -> bool:
+    """Whether `exc` was raised by a `raise` or failing `assert` of the file at `path`
+    (its innermost frame is there, on such a statement), not by a Python operation or
+    by other code."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return Path(tb.tb_frame.f_code.co_filename).resolve() == Path(path).resolve() and tb.tb_lineno in lines
+
+
+def raise_guard(function: Callable[..., Any], path: str) -> Predicate:
+    """The implicit precondition: running the method on a copy of the object does not end
+    in an explicit raise of the analysed code (other exceptions do not count)."""
+    lines = _guard_lines(path)
+
+    def guard(obj: Any, **args: Any) -> bool:
+        import copy
+
+        try:
+            function(copy.deepcopy(obj), **args)
+        except Exception as exc:
+            return not ends_in_explicit_raise(exc, path, lines)
+        return True
+    return guard
+
+
+def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None,
+                   preconditions: str = "declared") -> ClassContracts:
+    """The invariant, preconditions and undecorated methods of `cls` (all dialects).
+
+    `preconditions` as contractor's --preconditions: "declared", "implicit" (raise guards
+    instead of the declared preconditions) or "both"."""
     original = _original_class(cls)
     node = _class_node(original)
+    path = inspect.getsourcefile(original)
     namespace = dict(inspect.getmodule(original).__dict__)
     defs = {n.name: n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     methods: dict[str, MethodContract] = {}
@@ -172,6 +215,10 @@ def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None) -> Clas
         if asserts:
             pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace))
         pres += _icontract_pres(wrapper) + _deal_pres(wrapper)
+        if preconditions == "implicit":
+            pres = []
+        if preconditions != "declared" and name != "__init__" and not factory:
+            pres.append(raise_guard(function, path))
         methods[name] = MethodContract(name, params, tuple(pres), function, factory)
         if name == "__init__" or factory:
             constructors.append(name)

@@ -25,6 +25,7 @@ class Case:
     unroll: int = 4
     slow: bool = False  # > 10 s (IEEE double queries are bit-blasted)
     unknown: str | None = None  # a construct the summary must name as not decided
+    preconditions: str | None = None  # --preconditions; None: the default for the class
 
 
 CASES = [

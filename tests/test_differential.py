@@ -169,7 +169,8 @@ def _analyse(generated: Generated) -> None:
         path.write_text(generated.source)
         typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=UNROLL))
         cls = load_class(path, "C")
-        brute = brute_force_typestate(cls, generated.domains, generated.param_domains)
+        brute = brute_force_typestate(cls, generated.domains, generated.param_domains,
+                                      preconditions=typestate.preconditions)
         # a loop past the bound may only add may-answers: then the tool need only contain
         # the brute force (and its must-transitions' witnesses must replay)
         check(typestate, brute, cls, generated.param_domains, exact=generated.exact,

@@ -14,7 +14,9 @@ import pytest
 from bruteforce import brute_force_typestate
 from contractor.api import InferOptions, infer
 from runtime_contracts import load_class
+from guard_cases import GUARD_CASES
 from semantic_cases import CASES, Case
+from contractor.model import PreconditionMode
 from typestate_check import check
 
 
@@ -32,14 +34,18 @@ def _resolve(domains: dict[str, list[Any]], cls: type) -> dict[str, list[Any]]:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else []) for c in CASES])
+    pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else []) for c in CASES + GUARD_CASES])
 def test_semantic_rule(case: Case, tmp_path) -> None:
     source = textwrap.dedent(case.source).lstrip()
     path = tmp_path / f"{case.name}.py"
     path.write_text(source)
-    typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=case.unroll))
+    mode = PreconditionMode(case.preconditions) if case.preconditions else None
+    typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=case.unroll, preconditions=mode))
+    if case.preconditions:
+        assert typestate.preconditions == case.preconditions
     cls = load_class(path, "C")
-    brute = brute_force_typestate(cls, _resolve(case.domains, cls), case.params)
+    brute = brute_force_typestate(cls, _resolve(case.domains, cls), case.params,
+                                  preconditions=typestate.preconditions)
     check(typestate, brute, cls, case.params, exact=case.exact, source=source)
     reported = {(f.kind, f.method) for f in typestate.findings}
     missing = [f for f in case.findings if f not in reported]

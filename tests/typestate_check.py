@@ -124,7 +124,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> list[str]:
     """Replay every must-transition's witness on the real class; list what does not hold."""
-    contracts = read_contracts(cls, actions=tuple(ts.methods))
+    contracts = read_contracts(cls, actions=tuple(ts.methods), preconditions=ts.preconditions)
     runner = Runner(contracts, param_domains)
     namespace = inspect.getmodule(contracts.cls).__dict__
     problems = []
@@ -164,7 +164,7 @@ def finding_problems(ts: Typestate, brute: BruteTypestate, cls: type, param_doma
                      *, exact: bool) -> list[str]:
     """Replay the counterexamples of breaks_invariant and may_raise; if `exact`, the methods
     found never enabled / breaking the invariant / raising must be the brute force's."""
-    contracts = read_contracts(cls, actions=tuple(ts.methods))
+    contracts = read_contracts(cls, actions=tuple(ts.methods), preconditions=ts.preconditions)
     runner = Runner(contracts, param_domains)
     namespace = inspect.getmodule(contracts.cls).__dict__
     problems = []

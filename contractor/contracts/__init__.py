@@ -20,7 +20,7 @@ from contractor.contracts.methods import (body_of, decorator_names, is_accessor,
                                           param_names, params_of, synthesise_init)
 from contractor.contracts.types import TypeReader, enum_classes
 from contractor.errors import InputError
-from contractor.model import DIALECTS, ClassModel, Method
+from contractor.model import DIALECTS, ClassModel, Method, PreconditionMode
 from contractor.target import ResolvedTarget
 
 def _method_clauses(fn: ast.FunctionDef, ctx: FileContext, lines: list[str]) -> dict[str, Clauses]:
@@ -67,14 +67,17 @@ def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: di
 
 
 def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None,
-               exclude: Iterable[str] = ()) -> ClassModel:
-    """The class model of a resolved target: fields, invariants, methods with their contracts."""
+               exclude: Iterable[str] = (), preconditions: PreconditionMode | None = None) -> ClassModel:
+    """The class model of a resolved target: fields, invariants, methods with their contracts.
+
+    `preconditions` None: the declared contracts if the class declares any, else the
+    implicit ones (raise guards)."""
     ctx = FileContext.of(resolved.display_path, resolved.source, resolved.module)
     cls = resolved.node
     lines = resolved.source.splitlines()
     enums = enum_classes(resolved.module)
     classes = frozenset(n.name for n in resolved.module.body if isinstance(n, ast.ClassDef))
-    types = TypeReader(ctx, cls.name, enums, classes)
+    types = TypeReader(ctx, cls.name, enums, classes, module_constants(resolved.module))
     constants = class_constants(cls)
     fields = read_fields(cls, ctx, types, frozenset(constants))
     used: set[str] = set()
@@ -108,13 +111,17 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
             raises=tuple(merged.raises), decorators=decorator_names(fn))
 
     factories = sorted(n for n, m in model_methods.items() if m.kind == "factory")
+    if preconditions is None:
+        # leading asserts alone do not count: under raise guards a failing assert is a guard too
+        preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
     return ClassModel(
         name=cls.name, path=resolved.display_path, source=resolved.source, node=cls,
         module=resolved.module, fields=fields, invariants=tuple(invariants), methods=model_methods,
         actions=_select(methods, exclude, model_methods, cls, ctx, static),
         constructors=("__init__", *factories),
         dialects=tuple(d for d in DIALECTS if d in used), enums=enums, location=ctx.loc(cls),
-        class_constants=constants, module_constants=module_constants(resolved.module))
+        class_constants=constants, module_constants=module_constants(resolved.module),
+        preconditions=preconditions)
 
 
 __all__ = ["read_class"]

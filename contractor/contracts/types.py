@@ -4,7 +4,8 @@ and the types of values assigned to fields without an annotation (literals, enum
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from contractor.contracts.context import FileContext
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
@@ -49,6 +50,7 @@ class TypeReader:
     class_name: str
     enums: dict[str, TypeRef]
     classes: frozenset[str]  # top-level class names of the module
+    constants: dict[str, Any] = field(default_factory=dict)  # module constants (module_constants)
 
     def annotation(self, ann: ast.expr | None) -> TypeRef | None:
         return None if ann is None else self.of(ann)
@@ -124,6 +126,8 @@ class TypeReader:
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             inner = self.value(expr.operand)
             return inner if inner in (INT, FLOAT) else None
+        if isinstance(expr, ast.Name) and expr.id in self.constants:
+            return self.value(ast.Constant(self.constants[expr.id]))
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.enums:
             enum = self.enums[expr.value.id]
             return enum if expr.attr in enum.members else None

@@ -24,7 +24,15 @@ def _header(ts: Typestate) -> list[str]:
         )
     if ts.dialects:
         lines.append(f"contracts: {', '.join(ts.dialects)}")
+    lines.append(f"preconditions: {_PRECONDITIONS.get(ts.preconditions, ts.preconditions)}")
     return lines
+
+
+_PRECONDITIONS = {
+    "declared": "declared (the contracts as written)",
+    "implicit": "implicit (raise guards: enabled iff the body can finish without an explicit raise)",
+    "both": "declared and implicit (the contracts and the raise guards)",
+}
 
 
 def _states(ts: Typestate) -> list[str]:

@@ -44,8 +44,10 @@ def method_findings(b) -> list[Finding]:
         if not is_ctor:
             base.append(sem.invariant)
             if inv_exact and solve(sem.invariant, sem.enabled[name]) is None:
-                out.append(Finding(FindingKind.NEVER_ENABLED, f"{name}() is never enabled: its precondition is "
-                                   "unsatisfiable for objects meeting the invariant", name, line=line))
+                why = ("it ends in an explicit raise for every object meeting the invariant and all arguments"
+                       if model.preconditions.guards and not (model.preconditions.declared and method.preconditions)
+                       else "its precondition is unsatisfiable for objects meeting the invariant")
+                out.append(Finding(FindingKind.NEVER_ENABLED, f"{name}() is never enabled: {why}", name, line=line))
                 continue
         normal = z3.Not(o.raised)
         try:
@@ -73,7 +75,8 @@ def method_findings(b) -> list[Finding]:
 
 def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list[Finding]:
     declared = set(b.model.methods[name].raises)
-    sites = [s for s in o.raises if s.what not in declared]
+    guards = b.model.preconditions.guards and not is_ctor  # explicit raises are then the precondition
+    sites = [s for s in o.raises if s.what not in declared and not (guards and s.explicit)]
     if not sites:
         return []
     m = solve(*base, z3.Or(*[s.cond for s in sites]))

@@ -72,12 +72,16 @@ class Executor(ExprEvaluator, LoopExecutor):
             parts += [z3.Not(loop.broke), z3.Not(loop.continued)]
         return z3.And(*[p for p in parts if not z3.is_true(p)]) if parts else TRUE
 
-    def raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST) -> None:
+    def raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST, explicit: bool = False) -> None:
+        """Paths where `cond` holds raise `exc` here; `explicit` for a `raise` or `assert` of
+        the analysed code (a raise guard), not an exception of a Python operation."""
         if z3.is_false(cond):
             return
         c = z3.And(self.active(), cond)
         self.state.raised = z3.Or(self.state.raised, c)
-        self.state.raises.append(Site(c, exc, getattr(node, "lineno", 0), self.frame.method))
+        if explicit:
+            self.state.explicit = z3.Or(self.state.explicit, c)
+        self.state.raises.append(Site(c, exc, getattr(node, "lineno", 0), self.frame.method, explicit=explicit))
 
     def fresh(self, t: TypeRef, hint: str) -> Val:
         self.counter += 1
@@ -261,10 +265,10 @@ class Executor(ExprEvaluator, LoopExecutor):
             self.frame.returned = z3.Or(self.frame.returned, act)
             return
         if isinstance(node, ast.Raise):
-            self.raise_if(TRUE, _exception_name(node), node)
+            self.raise_if(TRUE, _exception_name(node), node, explicit=True)
             return
         if isinstance(node, ast.Assert):
-            self.raise_if(z3.Not(self.condition(node.test)), "AssertionError", node)
+            self.raise_if(z3.Not(self.condition(node.test)), "AssertionError", node, explicit=True)
             return
         if isinstance(node, (ast.For, ast.While)):
             self.run_loop(node, writes)
@@ -330,7 +334,7 @@ class Executor(ExprEvaluator, LoopExecutor):
                 # icontract and deal check preconditions at run time, on internal calls too
                 for c in method.preconditions:
                     if c.dialect in ("icontract", "deal"):
-                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr)
+                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr, explicit=True)
             self.run_block(method.body, None)
             falls_through = z3.simplify(self.active())  # paths that end without `return`
         finally:

@@ -105,6 +105,7 @@ class Outcome:
     pre: z3.BoolRef = TRUE  # the method's precondition over the fields and `args`
     post_ok: z3.BoolRef = TRUE  # the method's postconditions hold (given normal termination)
     post_exact: bool = True
+    explicit: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))  # ends in an explicit raise
 
 
 @dataclass
@@ -217,8 +218,18 @@ class ClassSemantics:
             out[p.name] = V.fresh(p.type, f"{prefix}{p.name}")
         return out
 
+    def declared_pre(self, method: Method, fields: dict[str, Val], args: dict[str, Val]) -> z3.BoolRef:
+        """The declared precondition, where the precondition mode uses it (else True)."""
+        if not self.model.preconditions.declared:
+            return TRUE
+        return self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
+
     def enabledness(self, method: Method) -> z3.BoolRef:
         """exists p. pre(c, p), over this object's field constants."""
+        if self.model.preconditions.guards:
+            from contractor.z3backend.guards import guarded_enabledness
+
+            return guarded_enabledness(self, method)
         try:
             params = self.params(method, f"{method.name}.")
         except UnsupportedConstruct as err:
@@ -252,7 +263,7 @@ class ClassSemantics:
         objects = {SELF: dict(fields), OLD: dict(fields)}
         state = ExecState(objects)
         ex = self.executor(state, prefix)
-        pre = self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
+        pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
         result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
         out = self.outcome(method, state, result, args, fields)
@@ -296,7 +307,7 @@ class ClassSemantics:
                 before: dict[str, Val] | None) -> Outcome:
         after = state.objects[SELF]
         out = Outcome(after, result, z3.simplify(state.raised), z3.simplify(state.unknown),
-                      state.raises, state.unknowns, args)
+                      state.raises, state.unknowns, args, explicit=z3.simplify(state.explicit))
         if method.postconditions:
             before_inexact = set(self.inexact)
             out.post_ok = self.conditions(

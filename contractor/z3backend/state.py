@@ -27,6 +27,7 @@ class Site:
     line: int
     method: str
     detail: str = ""
+    explicit: bool = False  # an explicit `raise` or `assert` of the analysed code (a raise guard)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Loop:
 class ExecState:
     objects: dict[int, dict[str, Val]]
     raised: z3.BoolRef = FALSE
+    explicit: z3.BoolRef = FALSE  # the paths that raised did so at an explicit raise or assert
     unknown: z3.BoolRef = FALSE
     raises: list[Site] = field(default_factory=list)
     unknowns: list[Site] = field(default_factory=list)

@@ -37,6 +37,25 @@ def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
     return formula if _has_quantifier(result) else result
 
 
+def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants (0-ary symbols) `e` mentions, in a stable order."""
+    seen: set[int] = set()
+    found: dict[str, z3.ExprRef] = {}
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found[str(x)] = x
+        elif z3.is_quantifier(x):
+            todo.append(x.body())
+        else:
+            todo.extend(x.children())
+    return [found[k] for k in sorted(found)]
+
+
 def _has_quantifier(e: z3.ExprRef) -> bool:
     seen: set[int] = set()
     todo = [e]

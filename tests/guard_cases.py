@@ -1,0 +1,133 @@
+"""Raise-guard rules (implicit preconditions) as semantic cases, checked like the others
+against the brute force, whose oracle runs each method on a copy of the object: enabled
+iff that run does not end in an explicit `raise` or failing `assert` of the class's file.
+"""
+
+from __future__ import annotations
+
+from semantic_cases import BOOLS, Case
+
+GUARD_CASES = [
+    # a guard in a helper the method calls first (inlined)
+    Case("guard_in_a_helper", '''class C:
+    def __init__(self) -> None:
+        self.open = True
+        self.n = 0
+
+    def _check(self) -> None:
+        if not self.open:
+            raise RuntimeError("closed")
+
+    def bump(self) -> None:
+        self._check()
+        self.n = 1 - self.n
+
+    def close(self) -> None:
+        self._check()
+        self.open = False
+''', {"open": BOOLS, "n": [0, 1]}),
+    # `if ok: ... else: raise`, and a raise deeper in the body after a write: the write on
+    # the raising path must not count (transitions use normal termination only)
+    Case("else_raise_and_a_raise_after_a_write", '''class C:
+    """inv: 0 <= self.mode <= 2"""
+    def __init__(self) -> None:
+        self.mode = 0
+        self.full = False
+
+    def step(self) -> None:
+        if self.mode < 2:
+            self.mode += 1
+        else:
+            raise ValueError("done")
+
+    def fill(self) -> None:
+        self.full = True
+        if self.mode == 1:
+            raise ValueError("busy")
+
+    def reset(self) -> None:
+        assert self.full, "not full"
+        self.mode = 0
+        self.full = False
+''', {"mode": [0, 1, 2], "full": BOOLS}, preconditions="implicit"),
+    # an exception of a Python operation is not a guard: divide is enabled where it
+    # divides by zero (a may_raise finding), and has no transition from there
+    Case("python_exceptions_are_not_guards", '''class C:
+    def __init__(self) -> None:
+        self.d = 1
+        self.q = 0
+
+    def divide(self) -> None:
+        self.q = 6 // self.d
+
+    def zero(self) -> None:
+        if self.d == 0:
+            raise ValueError("already zero")
+        self.d = 0
+''', {"d": [0, 1], "q": [0, 6]}, findings=(("may_raise", "divide"),)),
+    # the guard quantifies over the arguments: enabled iff some argument passes
+    Case("guard_with_parameters", '''class C:
+    """inv: 0 <= self.n <= 3"""
+    def __init__(self) -> None:
+        self.n = 0
+
+    def add(self, k: int) -> None:
+        if k <= 0 or self.n + k > 3:
+            raise ValueError("out of range")
+        self.n += k
+
+    def drain(self, all: bool) -> None:
+        if self.n == 0:
+            raise ValueError("empty")
+        self.n = 0 if all else self.n - 1
+''', {"n": [0, 1, 2, 3]}, {"add": {"k": [-1, 0, 1, 2, 3, 4]}, "drain": {"all": BOOLS}},
+         preconditions="implicit"),
+    # a method that always raises is never enabled
+    Case("always_raises_is_never_enabled", '''class C:
+    def __init__(self) -> None:
+        self.on = False
+
+    def toggle(self) -> None:
+        self.on = not self.on
+
+    def forbidden(self) -> None:
+        if self.on:
+            raise RuntimeError("on")
+        raise RuntimeError("off")
+''', {"on": BOOLS}, findings=(("never_enabled", "forbidden"),)),
+    # --preconditions both: the declared precondition and the guard
+    Case("declared_and_guards_together", '''class C:
+    def __init__(self) -> None:
+        self.a = False
+        self.b = False
+
+    def set_a(self) -> None:
+        """pre: not self.a"""
+        if self.b:
+            raise RuntimeError("b is set")
+        self.a = True
+
+    def set_b(self) -> None:
+        self.b = not self.b
+
+    def clear(self) -> None:
+        """pre: self.a"""
+        self.a = False
+''', {"a": BOOLS, "b": BOOLS}, preconditions="both"),
+    # --preconditions implicit on a class with contracts: the declared preconditions are
+    # not used, the guards are
+    Case("implicit_ignores_declared_preconditions", '''class C:
+    def __init__(self) -> None:
+        self.a = False
+
+    def on(self) -> None:
+        """pre: not self.a"""
+        self.a = True
+
+    def off(self) -> None:
+        """pre: self.a"""
+        if not self.a:
+            raise RuntimeError("already off")
+        self.a = False
+''', {"a": BOOLS}, preconditions="implicit"),
+]

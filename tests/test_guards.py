@@ -1,0 +1,77 @@
+"""Implicit preconditions (raise guards) through the public interface: the default
+mode, `--preconditions`, the summary and JSON saying which applied, and the guards
+sample checked in full (states, transitions, findings) against concrete execution."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bruteforce import brute_force_typestate
+from contractor.api import InferOptions, infer
+from contractor.cli import main
+from contractor.model import PreconditionMode
+from runtime_contracts import load_class
+from typestate_check import check
+
+ROOT = Path(__file__).resolve().parent.parent
+GUARDS = ROOT / "samples" / "guards.py"
+DOOR = ROOT / "samples" / "door.py"
+
+
+def test_guards_sample_equals_brute_force_with_findings() -> None:
+    ts = infer(f"{GUARDS}:Channel", InferOptions(backend="z3"))
+    assert ts.preconditions == "implicit"
+    cls = load_class(GUARDS, "Channel")
+    domains = {"state": ["idle", "started", "sent"], "headers": [0, 1, 2, 3], "open": [False, True]}
+    params = {"header": {"count": [-1, 0, 1, 2, 3, 4]}}
+    brute = brute_force_typestate(cls, domains, params, preconditions="implicit")
+    check(ts, brute, cls, params, exact=True)
+    kinds = {(f.kind, f.method) for f in ts.findings}
+    assert ("never_enabled", "reopen") in kinds
+    assert ("may_raise", "receive") in kinds  # ZeroDivisionError: not a guard
+    assert not any(f.kind == "may_raise" and f.method in ("start", "header", "send", "close") for f in ts.findings)
+
+
+def _cli(*args: str, tmp: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["infer", *args, "--out", str(tmp), "--no-svg", "--no-html"])
+    return result.exit_code, result.output
+
+
+def test_summary_and_json_say_which_preconditions_applied(tmp_path: Path) -> None:
+    code, out = _cli(f"{GUARDS}:Channel", tmp=tmp_path)
+    assert code == 0, out
+    assert "preconditions: implicit" in out
+    assert json.loads((tmp_path / "typestate.json").read_text())["preconditions"] == "implicit"
+    code, out = _cli(f"{DOOR}:Door", tmp=tmp_path)
+    assert code == 0 and "preconditions: declared" in out
+
+
+def test_flag_declared_turns_the_guards_off(tmp_path: Path) -> None:
+    """Declared: only receive's leading assert is a precondition (two states, everything
+    else always enabled); the explicit raises are may_raise findings again."""
+    code, out = _cli(f"{GUARDS}:Channel", "--preconditions", "declared", "--backend", "z3", tmp=tmp_path)
+    assert code == 0, out
+    data = json.loads((tmp_path / "typestate.json").read_text())
+    assert data["preconditions"] == "declared"
+    rest = ["close", "header", "reopen", "send", "start"]
+    assert sorted(s["enabled"] for s in data["states"]) == sorted([rest, sorted(rest + ["receive"])])
+    assert any(f["kind"] == "may_raise" and f["method"] == "start" for f in data["findings"])
+
+
+def test_flag_both_on_a_contract_class_keeps_the_door(tmp_path: Path) -> None:
+    """The door's methods raise nothing: with both, the typestate is the declared one."""
+    declared = infer(f"{DOOR}:Door", InferOptions(backend="z3"))
+    both = infer(f"{DOOR}:Door", InferOptions(backend="z3", preconditions=PreconditionMode.BOTH))
+    assert both.preconditions == "both"
+    assert {s.enabled for s in both.states} == {s.enabled for s in declared.states}
+    assert len(both.transitions) == len(declared.transitions) == 15
+
+
+def test_crosshair_backend_refuses_raise_guards(tmp_path: Path) -> None:
+    code, out = _cli(f"{GUARDS}:Channel", "--backend", "crosshair", tmp=tmp_path)
+    assert code == 2
+    assert "guards.py" in out and "--preconditions declared" in out
+    assert not (tmp_path / "typestate.json").exists()
