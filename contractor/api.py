@@ -34,8 +34,10 @@ def load_model(target: str, options: InferOptions = InferOptions(), root: Path |
     from contractor.target import resolve
 
     resolved = resolve(target, root or Path.cwd())
-    return read_class(resolved, methods=options.methods, exclude=options.exclude,
-                      preconditions=options.preconditions)
+    mode = options.preconditions
+    if mode is None and options.backend == "crosshair":
+        mode = PreconditionMode.DECLARED  # CrossHair reads declared contracts only
+    return read_class(resolved, methods=options.methods, exclude=options.exclude, preconditions=mode)
 
 
 def make_backend(model: ClassModel, options: InferOptions) -> Backend:

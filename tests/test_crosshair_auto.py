@@ -40,7 +40,8 @@ def test_crosshair_and_auto_agree_with_z3(target, tmp_path):
     assert shape(auto) == shape(z3)
     assert {t.backend for t in crosshair.transitions} == {"crosshair"}
     assert set(crosshair.stats.queries_by_backend) == {"crosshair"}
-    assert set(auto.stats.queries_by_backend) == {"z3", "crosshair"}
+    # raise guards (the turnstile has leading asserts only) are read by z3 alone
+    assert set(auto.stats.queries_by_backend) == ({"z3"} if auto.preconditions == "implicit" else {"z3", "crosshair"})
 
 
 def test_auto_never_imports_a_class_z3_translates_fully():

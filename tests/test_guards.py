@@ -71,7 +71,8 @@ def test_flag_both_on_a_contract_class_keeps_the_door(tmp_path: Path) -> None:
 
 
 def test_crosshair_backend_refuses_raise_guards(tmp_path: Path) -> None:
-    code, out = _cli(f"{GUARDS}:Channel", "--backend", "crosshair", tmp=tmp_path)
+    """Asked for explicitly; by default --backend crosshair reads the declared contracts."""
+    code, out = _cli(f"{GUARDS}:Channel", "--backend", "crosshair", "--preconditions", "implicit", tmp=tmp_path)
     assert code == 2
     assert "guards.py" in out and "--preconditions declared" in out
     assert not (tmp_path / "typestate.json").exists()

@@ -105,7 +105,8 @@ EXPECTED = {
         _must("L coin U", "L service M", "M resume L",
               "U coin U", "U coin U3", "U push L", "U push U",
               "U3 push U", "U3 push U3"),
-        {"mode": ["Mode.LOCKED", "Mode.UNLOCKED", "Mode.MAINTENANCE"], "credit": list(range(-1, 6))}),
+        {"mode": ["Mode.LOCKED", "Mode.UNLOCKED", "Mode.MAINTENANCE"], "credit": list(range(-1, 6))},
+        preconditions="implicit"),  # leading asserts only: read as raise guards (the same here)
     # n == 0 / 0 < n < 5 / n == 5; the constructor can start anywhere in 0..5.
     "loop_counter": Expected(
         "loop_counter.py:Countdown",
