@@ -1,0 +1,357 @@
+"""The abstract interpreter over one function's (or a module's top level) statements.
+
+It carries an `Env` (which variables hold which tracked objects, in which states)
+through Python's control flow: branches join, loops iterate to a fixpoint, `return`,
+`raise`, `break` and `continue` leave the normal flow (running the `finally` blocks on
+their way), every point inside a `try` may jump to its handlers, and `with` releases
+its object through `__exit__`. Expressions and calls are `exprs.Expressions`' job.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from contractor.check.domain import Env, Key, Obj, Site, join
+from contractor.check.exprs import Expressions, Unreachable
+from contractor.check.records import LeakRecord, Records
+
+MAX_ITERATIONS = 30  # loop iterations before every object in the loop is lost (widening)
+BROAD = frozenset({"Exception", "BaseException"})
+
+
+@dataclass
+class Loop:
+    finally_depth: int
+    breaks: list[Env] = field(default_factory=list)
+    continues: list[Env] = field(default_factory=list)
+
+
+def scoped_names(nodes: list[ast.AST]) -> tuple[set[str], set[str]]:
+    """(names declared global/nonlocal, names read by nested functions, lambdas, classes
+    and comprehensions) in these statements: objects bound to them can change unseen."""
+    declared: set[str] = set()
+    captured: set[str] = set()
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+              ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    for top in nodes:
+        for node in ast.walk(top):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                declared.update(node.names)
+            elif isinstance(node, nested):
+                captured.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return declared, captured
+
+
+class Analysis:
+    """One run over a body. After `run`, `records`, `returns` and `escaped` hold what it saw."""
+
+    def __init__(self, checker, module, path: str, scope: str, body: list[ast.stmt],
+                 tracked_atoms: frozenset[str] = frozenset()):
+        self.checker = checker
+        self.module = module
+        self.path = path
+        self.scope = scope  # "f()" or "the module", for leak messages
+        self.body = body
+        self.records = Records()
+        self.returns: list[tuple[Env, Key | None]] = []
+        self.escaped: set[str] = set()  # atoms of objects that escaped (lost) somewhere
+        self.seen: dict[str, set[str]] = {a: set() for a in tracked_atoms}
+        self.exc_stack: list[list[Env]] = []
+        self.finally_stack: list[list[ast.stmt]] = []
+        self.loops: list[Loop] = []
+        self.untrackable, self.captured = scoped_names(body)
+        self.untrackable |= self.captured
+        self.exprs = Expressions(self)
+
+    @property
+    def options(self):
+        return self.checker.options
+
+    def note_seen(self, key: Key, states: dict) -> None:
+        """Remember every state a parameter's object reaches (for a summary's handlers)."""
+        for atom in key:
+            if atom in self.seen:
+                self.seen[atom].update(states)
+
+    def site(self, node: ast.AST) -> Site:
+        return Site(self.path, node.lineno, node.col_offset)
+
+    def run(self, env: Env) -> Env | None:
+        out = self.block(self.body, env)
+        if out is not None:
+            line = self.body[-1].end_lineno or self.body[-1].lineno if self.body else 1
+            self.leave_scope(out, None, line)
+            self.returns.append((out, None))
+        return out
+
+    # -- statements --------------------------------------------------------------------
+
+    def block(self, body: list[ast.stmt], env: Env | None) -> Env | None:
+        for stmt in body:
+            if env is None:
+                return None
+            if self.exc_stack and env.objs:
+                self.exc_stack[-1].append(env.copy())
+            try:
+                env = getattr(self, "stmt_" + type(stmt).__name__, self.stmt_other)(stmt, env)
+            except Unreachable:
+                return None
+        return env
+
+    def stmt_other(self, node: ast.stmt, env: Env) -> Env | None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.exprs.escape_all(child, env)
+        return env
+
+    def stmt_Expr(self, node: ast.Expr, env: Env) -> Env:
+        self.exprs.eval(node.value, env)
+        return env
+
+    def stmt_Assign(self, node: ast.Assign, env: Env) -> Env:
+        key = self.exprs.eval(node.value, env)
+        for target in node.targets:
+            self.exprs.bind(target, key, env, node.value)
+        return env
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign, env: Env) -> Env:
+        if node.value is not None:
+            self.exprs.bind(node.target, self.exprs.eval(node.value, env), env, node.value)
+        return env
+
+    def stmt_AugAssign(self, node: ast.AugAssign, env: Env) -> Env:
+        self.exprs.escape_all(node.value, env)
+        self.exprs.escape_all(node.target, env)
+        return env
+
+    def stmt_Delete(self, node: ast.Delete, env: Env) -> Env:
+        for target in node.targets:
+            self.exprs.bind(target, None, env, None)
+        return env
+
+    def stmt_Pass(self, node: ast.stmt, env: Env) -> Env:
+        return env
+
+    stmt_Global = stmt_Nonlocal = stmt_Import = stmt_ImportFrom = stmt_Pass
+
+    def stmt_FunctionDef(self, node: ast.FunctionDef, env: Env) -> Env:
+        for d in node.decorator_list + node.args.defaults + node.args.kw_defaults:
+            if d is not None:
+                self.exprs.escape_all(d, env)
+        self.checker.nested(self.module, node)
+        self.exprs.bind(ast.Name(node.name, ast.Store()), None, env, None)
+        return env
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, node: ast.ClassDef, env: Env) -> Env:
+        for d in node.decorator_list + node.bases:
+            self.exprs.escape_all(d, env)
+        for item in node.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.checker.nested(self.module, item)
+        return env
+
+    def stmt_Return(self, node: ast.Return, env: Env) -> None:
+        key = self.exprs.eval(node.value, env) if node.value is not None else None
+        out = self.unwind(env, 0)
+        if out is not None:
+            self.leave_scope(out, key, node.lineno)
+            self.returns.append((out, key))
+        return None
+
+    def stmt_Raise(self, node: ast.Raise, env: Env) -> None:
+        for part in (node.exc, node.cause):
+            if part is not None:
+                self.exprs.escape_all(part, env)
+        self.throw(env)
+        return None
+
+    def throw(self, env: Env) -> None:
+        """An exception leaves this point: the innermost handler (if any) may get it."""
+        if self.exc_stack:
+            self.exc_stack[-1].append(env.copy())
+
+    def stmt_Assert(self, node: ast.Assert, env: Env) -> Env | None:
+        self.exprs.eval(node.test, env)
+        if node.msg is not None:
+            self.exprs.escape_all(node.msg, env)
+        self.throw(env)
+        return self.exprs.refine(env, node.test, True)
+
+    def stmt_If(self, node: ast.If, env: Env) -> Env | None:
+        self.exprs.eval(node.test, env)
+        yes = self.exprs.refine(env.copy(), node.test, True)
+        no = self.exprs.refine(env, node.test, False)
+        return join(self.block(node.body, yes), self.block(node.orelse, no))
+
+    def stmt_While(self, node: ast.While, env: Env) -> Env | None:
+        return self.loop(node, env, node.test, None)
+
+    def stmt_For(self, node: ast.For, env: Env) -> Env | None:
+        self.exprs.escape_all(node.iter, env)
+        return self.loop(node, env, None, node.target)
+
+    stmt_AsyncFor = stmt_For
+
+    def loop(self, node: ast.While | ast.For, env: Env, test: ast.expr | None,
+             target: ast.expr | None) -> Env | None:
+        head: Env = env
+        exits: list[Env | None] = []
+        for iteration in range(MAX_ITERATIONS + 1):
+            if iteration == MAX_ITERATIONS:
+                head = self.widen(head)
+            loop = Loop(len(self.finally_stack))
+            self.loops.append(loop)
+            entry, exit_ = self.loop_entry(head.copy(), test, target)
+            try:
+                out = self.block(node.body, entry)
+            finally:
+                self.loops.pop()
+            new_head = join(head, out)
+            for e in loop.continues:
+                new_head = join(new_head, e)
+            if new_head == head or iteration == MAX_ITERATIONS:
+                exits = [exit_] + loop.breaks
+                break
+            head = new_head
+        after_else = self.block(node.orelse, exits[0]) if exits[0] is not None else None
+        out_env: Env | None = after_else
+        for e in exits[1:]:
+            out_env = join(out_env, e)
+        return out_env
+
+    def loop_entry(self, env: Env, test: ast.expr | None, target: ast.expr | None) -> tuple[Env | None, Env | None]:
+        """(env entering the body, env leaving the loop normally) at the loop head."""
+        if target is not None:
+            self.exprs.bind(target, None, env, None)
+            return env, env.copy()
+        assert test is not None
+        try:
+            self.exprs.eval(test, env)
+        except Unreachable:
+            return None, None
+        if isinstance(test, ast.Constant) and test.value:
+            return env, None
+        return self.exprs.refine(env.copy(), test, True), self.exprs.refine(env, test, False)
+
+    def widen(self, env: Env) -> Env:
+        """Give up on a loop that has not settled: lose every object it holds."""
+        for key in list(env.objs):
+            self.exprs.escape(key, env)
+        return env
+
+    def stmt_Break(self, node: ast.Break, env: Env) -> None:
+        if self.loops:
+            out = self.unwind(env, self.loops[-1].finally_depth)
+            if out is not None:
+                self.loops[-1].breaks.append(out)
+        return None
+
+    def stmt_Continue(self, node: ast.Continue, env: Env) -> None:
+        if self.loops:
+            out = self.unwind(env, self.loops[-1].finally_depth)
+            if out is not None:
+                self.loops[-1].continues.append(out)
+        return None
+
+    def unwind(self, env: Env, depth: int) -> Env | None:
+        """Run the enclosing `finally` blocks down to `depth` (innermost first)."""
+        saved = self.finally_stack
+        out: Env | None = env.copy()
+        try:
+            while len(self.finally_stack) > depth and out is not None:
+                body = self.finally_stack[-1]
+                self.finally_stack = self.finally_stack[:-1]
+                out = self.block(body, out)
+        finally:
+            self.finally_stack = saved
+        return out
+
+    def stmt_Try(self, node: ast.Try, env: Env) -> Env | None:
+        caught: list[Env] = [env.copy()]
+        if node.finalbody:
+            self.finally_stack.append(node.finalbody)
+        self.exc_stack.append(caught)
+        try:
+            body_out = self.block(node.body, env)
+        finally:
+            self.exc_stack.pop()
+        raised: Env | None = None
+        for e in caught:
+            raised = join(raised, e)
+        outs = [self.block(node.orelse, body_out) if body_out is not None else None]
+        catches_all = False
+        for handler in node.handlers:
+            entry = raised.copy() if raised is not None else None
+            if entry is not None and handler.name:
+                self.exprs.bind(ast.Name(handler.name, ast.Store()), None, entry, None)
+            outs.append(self.block(handler.body, entry))
+            catches_all |= handler.type is None or (isinstance(handler.type, ast.Name) and handler.type.id in BROAD)
+        if node.finalbody:
+            self.finally_stack.pop()
+        normal: Env | None = None
+        for o in outs:
+            normal = join(normal, o)
+        if node.finalbody:
+            if raised is not None and not catches_all:
+                escaping = self.block(node.finalbody, raised.copy())
+                if escaping is not None:
+                    self.throw(escaping)
+            normal = self.block(node.finalbody, normal) if normal is not None else None
+        return normal
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_With(self, node: ast.With, env: Env) -> Env | None:
+        released: list[Key] = []
+        for item in node.items:
+            key = self.exprs.eval(item.context_expr, env)
+            obj = env.objs.get(key) if key is not None else None
+            if obj is not None and obj.protocol.facts.has_exit:
+                released.append(key)
+                bound = key if obj.protocol.facts.enter_returns_self else None
+            else:
+                if key is not None:
+                    self.exprs.escape(key, env)
+                bound = None
+            if item.optional_vars is not None:
+                self.exprs.bind(item.optional_vars, bound, env, None)
+        out = self.block(node.body, env)
+        if out is not None:
+            for key in released:  # __exit__ ran: the obligation is met, the state is unknown
+                self.exprs.escape(key, out)
+        return out
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Match(self, node: ast.Match, env: Env) -> Env | None:
+        self.exprs.escape_all(node.subject, env)
+        out: Env | None = env.copy()  # no case may match
+        for case in node.cases:
+            entry = env.copy()
+            for n in ast.walk(case.pattern):
+                name = getattr(n, "name", None)
+                if isinstance(name, str):
+                    self.exprs.bind(ast.Name(name, ast.Store()), None, entry, None)
+            if case.guard is not None:
+                self.exprs.escape_all(case.guard, entry)
+            out = join(out, self.block(case.body, entry))
+        return out
+
+    # -- leaving the scope -------------------------------------------------------------
+
+    def leave_scope(self, env: Env, returned: Key | None, line: int) -> None:
+        """Objects with a --must-call obligation that no variable outside this scope holds
+        go out of scope here (a returned object and fields hand the obligation on)."""
+        kept = {k for v, k in env.vars.items() if v.startswith("self.")}
+        if returned is not None:
+            kept.add(returned)
+        for key, obj in env.objs.items():
+            if key not in kept:
+                self.out_of_scope(obj, line)
+
+    def out_of_scope(self, obj: Obj, line: int) -> None:
+        if obj.owned and obj.known and obj.protocol.must_call and obj.site is not None:
+            self.records.leak(LeakRecord(obj.site, obj.name, obj.protocol, dict(obj.states), self.scope, line))
