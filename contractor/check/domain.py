@@ -47,7 +47,7 @@ class Obj:
     site: Site | None = None  # where it was created (for leaks)
     name: str = ""  # the variable first bound to it (for leaks)
 
-    def with_states(self, states: dict[str, Event | None]) -> "Obj":
+    def with_states(self, states: dict[str, Event | None]) -> Obj:
         return replace(self, states=states)
 
 
@@ -79,13 +79,13 @@ def join_obj(a: Obj | None, b: Obj | None) -> Obj | None:
 class Env:
     """Variables (locals and `self.<field>` paths) to keys, keys to objects."""
 
-    __slots__ = ("vars", "objs")
+    __slots__ = ("objs", "vars")
 
     def __init__(self, vars: dict[str, Key] | None = None, objs: dict[Key, Obj] | None = None):
         self.vars: dict[str, Key] = vars if vars is not None else {}
         self.objs: dict[Key, Obj] = objs if objs is not None else {}
 
-    def copy(self) -> "Env":
+    def copy(self) -> Env:
         return Env(dict(self.vars), dict(self.objs))
 
     def __eq__(self, other: object) -> bool:
@@ -114,9 +114,10 @@ class Env:
 
 
 def join(a: Env | None, b: Env | None) -> Env | None:
-    """The environment holding what either may hold. A variable holding different objects
-    on the two sides holds their merge; where one object of a side would be split into two
-    merges (an alias on one side only), the variables involved are lost (no false alarm)."""
+    """The environment holding what both may hold. A variable missing on one side is not
+    followed (it is undefined there, or its object was lost). A variable holding different
+    objects on the two sides holds their merge; where one object of a side would be split
+    into two merges (an alias on one side only), the variables involved are lost."""
     if a is None:
         return b.copy() if b is not None else None
     if b is None:
@@ -126,7 +127,7 @@ def join(a: Env | None, b: Env | None) -> Env | None:
     out = Env()
     from_a: dict[Key, set[Key]] = {}
     from_b: dict[Key, set[Key]] = {}
-    pairs: dict[str, tuple[Key | None, Key | None]] = {}
+    pairs: dict[str, tuple[Key, Key]] = {}
     for var, ka in a.vars.items():
         kb = b.vars.get(var)
         if kb is None:
@@ -136,27 +137,16 @@ def join(a: Env | None, b: Env | None) -> Env | None:
         out.vars[var] = merged
         from_a.setdefault(ka, set()).add(merged)
         from_b.setdefault(kb, set()).add(merged)
-    for var, k in a.vars.items():
-        if var not in pairs:
-            out.vars[var] = next(iter(from_a[k])) if len(from_a.get(k, ())) == 1 else k
-            pairs[var] = (k, None)
-    for var, k in b.vars.items():
-        if var not in pairs:
-            out.vars[var] = next(iter(from_b[k])) if len(from_b.get(k, ())) == 1 else k
-            pairs[var] = (None, k)
-    bad_a = {k for k, outs in from_a.items() if len(outs) > 1}
-    bad_b = {k for k, outs in from_b.items() if len(outs) > 1}
     for var, (ka, kb) in pairs.items():
-        if ka in bad_a or kb in bad_b:
+        if len(from_a[ka]) > 1 or len(from_b[kb]) > 1:
             del out.vars[var]
             continue
         key = out.vars[var]
-        obj = join_obj(a.objs.get(ka) if ka is not None else None, b.objs.get(kb) if kb is not None else None)
-        if key in out.objs and obj is not None:
-            obj = join_obj(out.objs[key], obj)  # variables never defined on the same path
-        if obj is None:
-            del out.vars[var]
-        else:
-            out.objs[key] = obj
+        if key not in out.objs:
+            obj = join_obj(a.objs[ka], b.objs[kb])
+            if obj is None:
+                del out.vars[var]
+            else:
+                out.objs[key] = obj
     out.collect()
     return out

@@ -86,21 +86,17 @@ class Expressions:
     def ex_Compare(self, node: ast.Compare, env: Env) -> None:
         for part in [node.left, *node.comparators]:
             self.eval(part, env)
-        return None
 
     def ex_JoinedStr(self, node: ast.JoinedStr, env: Env) -> None:
         for part in node.values:
             self.eval(part, env)
-        return None
 
     def ex_FormattedValue(self, node: ast.FormattedValue, env: Env) -> None:
         self.eval(node.value, env)
-        return None
 
     def ex_Subscript(self, node: ast.Subscript, env: Env) -> None:
         self.eval(node.value, env)
         self.escape_all(node.slice, env)
-        return None
 
     def ex_NamedExpr(self, node: ast.NamedExpr, env: Env) -> Key | None:
         key = self.eval(node.value, env)
@@ -113,7 +109,6 @@ class Expressions:
                 self.escape(env.vars[n.id], env)
             elif isinstance(n, ast.Name) and n.id == "self":
                 self.drop_fields(env)
-        return None
 
     ex_ListComp = ex_SetComp = ex_DictComp = ex_GeneratorExp = ex_Lambda
 
@@ -133,7 +128,6 @@ class Expressions:
                 stopped = join(stopped, self.refine(current.copy(), value, not is_and))
                 current = self.refine(current, value, is_and)
         replace_env(env, join(stopped, current))
-        return None
 
     def ex_IfExp(self, node: ast.IfExp, env: Env) -> None:
         self.eval(node.test, env)
@@ -147,7 +141,6 @@ class Expressions:
                 part = None
             outs.append(part)
         replace_env(env, join(outs[0], outs[1]))
-        return None
 
     # -- assignment --------------------------------------------------------------------
 
@@ -181,7 +174,7 @@ class Expressions:
         if old is not None and old != key and old not in env.vars.values():
             obj = env.objs.pop(old, None)
             if obj is not None:
-                self.a.out_of_scope(obj, line)
+                self.a.out_of_scope(obj, line, dropped=True)
         if key is not None:
             env.vars[name] = key
             obj = env.objs[key]
@@ -307,10 +300,10 @@ class Expressions:
         args = self.arguments(node, facts.params if facts else None, env)
         obj = env.objs.get(key)
         if obj is None:
-            return None
+            return
         if method not in protocol.methods:
             self.escape(key, env)  # a method outside the typestate: its effect is unknown
-            return None
+            return
         text = text_of(node.func.value)
         if obj.known:
             self.a.records.call(self.a.site(node), text, method, protocol, obj.states, key)
@@ -324,9 +317,7 @@ class Expressions:
             raise Unreachable
         env.objs[key] = obj.with_states(new)
         self.a.note_seen(key, new)
-        if self.a.exc_stack:
-            self.a.exc_stack[-1].append(env.copy())
-        return None
+        return
 
     def helper(self, node: ast.Call, function, env: Env) -> Key | None:
         """A call of a client function: each tracked argument follows its summary."""
@@ -363,7 +354,7 @@ class Expressions:
                 seen |= summary.seen
                 returned |= summary.returns_param
             else:
-                if self.a.exc_stack:
+                if self.a.exc_stack and self.a.checker.raises(function):
                     self.a.exc_stack[-1].append(env.copy())
                     env.objs[key] = obj.with_states(join_states(obj.states, {s: None for s in seen}))
                     self.a.exc_stack[-1].append(env.copy())

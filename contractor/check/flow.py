@@ -3,8 +3,11 @@
 It carries an `Env` (which variables hold which tracked objects, in which states)
 through Python's control flow: branches join, loops iterate to a fixpoint, `return`,
 `raise`, `break` and `continue` leave the normal flow (running the `finally` blocks on
-their way), every point inside a `try` may jump to its handlers, and `with` releases
-its object through `__exit__`. Expressions and calls are `exprs.Expressions`' job.
+their way), and `with` releases its object through `__exit__`. The exceptional edges
+into `except` and `finally` are the explicit ones: `raise`, a failing `assert`, and a
+client helper that contains a `raise` (an exception from any other call is not
+followed, which avoids an alarm on every `try: x.open() finally: x.close()`).
+Expressions and calls are `exprs.Expressions`' job.
 """
 
 from __future__ import annotations
@@ -91,8 +94,6 @@ class Analysis:
         for stmt in body:
             if env is None:
                 return None
-            if self.exc_stack and env.objs:
-                self.exc_stack[-1].append(env.copy())
             try:
                 env = getattr(self, "stmt_" + type(stmt).__name__, self.stmt_other)(stmt, env)
             except Unreachable:
@@ -159,14 +160,12 @@ class Analysis:
         if out is not None:
             self.leave_scope(out, key, node.lineno)
             self.returns.append((out, key))
-        return None
 
     def stmt_Raise(self, node: ast.Raise, env: Env) -> None:
         for part in (node.exc, node.cause):
             if part is not None:
                 self.exprs.escape_all(part, env)
         self.throw(env)
-        return None
 
     def throw(self, env: Env) -> None:
         """An exception leaves this point: the innermost handler (if any) may get it."""
@@ -247,14 +246,12 @@ class Analysis:
             out = self.unwind(env, self.loops[-1].finally_depth)
             if out is not None:
                 self.loops[-1].breaks.append(out)
-        return None
 
     def stmt_Continue(self, node: ast.Continue, env: Env) -> None:
         if self.loops:
             out = self.unwind(env, self.loops[-1].finally_depth)
             if out is not None:
                 self.loops[-1].continues.append(out)
-        return None
 
     def unwind(self, env: Env, depth: int) -> Env | None:
         """Run the enclosing `finally` blocks down to `depth` (innermost first)."""
@@ -270,7 +267,7 @@ class Analysis:
         return out
 
     def stmt_Try(self, node: ast.Try, env: Env) -> Env | None:
-        caught: list[Env] = [env.copy()]
+        caught: list[Env] = []  # the states explicit raises (and assert) bring to the handlers
         if node.finalbody:
             self.finally_stack.append(node.finalbody)
         self.exc_stack.append(caught)
@@ -352,6 +349,7 @@ class Analysis:
             if key not in kept:
                 self.out_of_scope(obj, line)
 
-    def out_of_scope(self, obj: Obj, line: int) -> None:
+    def out_of_scope(self, obj: Obj, line: int, dropped: bool = False) -> None:
         if obj.owned and obj.known and obj.protocol.must_call and obj.site is not None:
-            self.records.leak(LeakRecord(obj.site, obj.name, obj.protocol, dict(obj.states), self.scope, line))
+            self.records.leak(LeakRecord(obj.site, obj.name, obj.protocol, dict(obj.states), self.scope, line,
+                                         dropped))

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import enum
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol as TypingProtocol
+from typing import Any
+from typing import Protocol as TypingProtocol
 
 from contractor.typestate import Typestate
 

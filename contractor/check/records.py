@@ -65,6 +65,7 @@ class LeakRecord:
     states: dict[str, Event | None]
     scope: str  # "f()" or "the module"
     line: int  # where it first went out of scope
+    dropped: bool = False  # by rebinding or `del` of its last variable (else the scope ended)
 
 
 @dataclass

@@ -12,6 +12,7 @@ is passed in. Recursion, and objects a helper lets escape, lose the object (no r
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from contractor.check.domain import Env, Event, Obj, Site, join_obj
@@ -61,6 +62,7 @@ class Checker:
         self._summaries: dict[tuple[int, int, int, str], Summary | None] = {}
         self._pending: list[tuple[Module, Function]] = []
         self._owner: dict[int, Module] = dict(index.owner)
+        self._raises: dict[int, bool] = {}
 
     # -- driving -----------------------------------------------------------------------
 
@@ -108,6 +110,12 @@ class Checker:
         return self._base[id(function)]
 
     # -- summaries ---------------------------------------------------------------------
+
+    def raises(self, function: Function) -> bool:
+        """Whether the function's body has an explicit raise or assert (an exceptional edge)."""
+        if id(function) not in self._raises:
+            self._raises[id(function)] = any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(function))
+        return self._raises[id(function)]
 
     def returned(self, function: Function) -> Obj | None:
         """The new object `function` returns (its base analysis), or None."""

@@ -1,0 +1,106 @@
+"""Client checking: `contractor check` follows every object of a typestated class through
+client code and reports each call its possible states may not enable.
+
+Pipeline (one module per stage): `loader` (typestates in) -> `resolve` (which names
+mean a typestated class or a client function) -> `flow`/`exprs` (the abstract
+interpreter over one body, on the `domain` of states per object) -> `summaries` (the
+driver and bottom-up function summaries) -> `messages` (diagnostics).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from contractor.check.loader import default_cache_dir, load_class, load_typestate_file
+from contractor.check.protocol import Protocol
+from contractor.check.records import Mode, Options
+from contractor.diagnostics import Diagnostic
+from contractor.errors import InputError, Location
+
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", "site-packages"})
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    mode: Mode = Mode.SOUND
+    strict: bool = False
+    must_call: tuple[str, ...] = ()  # "Class.method"
+
+
+def load_protocols(classes: Sequence[str] = (), typestates: Sequence[Path] = (),
+                   must_call: Sequence[str] = (), cache_dir: Path | None = None,
+                   cache: bool = True) -> list[Protocol]:
+    """The typestates of `--class FILE.py:Class` targets (inferred, cached under `cache_dir`
+    unless not `cache`) and `--typestate` files, with the `--must-call Class.method`
+    obligations attached. InputError on bad input."""
+    protocols = [load_typestate_file(Path(p)) for p in typestates]
+    where = (cache_dir or default_cache_dir()) if cache else None
+    protocols += [load_class(t, where) for t in classes]
+    wanted: dict[str, set[str]] = {}
+    for spec in must_call:
+        cls, _, method = spec.rpartition(".")
+        if not cls or not method.isidentifier():
+            raise InputError(f"--must-call expects Class.method, got {spec!r}", construct="--must-call")
+        wanted.setdefault(cls, set()).add(method)
+    for cls, methods in wanted.items():
+        matching = [p for p in protocols if p.name == cls]
+        if not matching:
+            known = ", ".join(sorted({p.name for p in protocols})) or "none"
+            raise InputError(f"--must-call {cls}.{min(methods)}: no typestate of class {cls} was given "
+                             f"(classes: {known})", construct="--must-call")
+        for p in matching:
+            try:
+                p.require(frozenset(methods))
+            except ValueError as e:
+                raise InputError(f"--must-call: {e}", construct="--must-call") from None
+    return protocols
+
+
+def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...]]]:
+    """The files to check with the module names each can be imported as."""
+    out: list[tuple[Path, tuple[str, ...]]] = []
+    for root in paths:
+        if root.is_file():
+            out.append((root, (root.stem,)))
+        elif root.is_dir():
+            for f in sorted(root.rglob("*.py")):
+                rel = f.relative_to(root)
+                if any(part.startswith(".") or part in SKIPPED_DIRS for part in rel.parts[:-1]):
+                    continue
+                parts = list(rel.with_suffix("").parts)
+                if parts[-1] == "__init__":
+                    parts = parts[:-1] or [root.name]
+                dotted = ".".join(parts)
+                out.append((f, (dotted, parts[-1]) if dotted != parts[-1] else (dotted,)))
+        else:
+            raise InputError(f"no such file or folder: {root}", Location(str(root), 1), "PATH")
+    return out
+
+
+def check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
+    """Check every Python file under `paths` against `protocols`; the diagnostics, unsorted."""
+    from contractor.check.messages import diagnostics
+    from contractor.check.resolve import Index
+    from contractor.check.summaries import Checker
+
+    index = Index(list(protocols))
+    for path, names in python_files(paths):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"cannot read: {e}", Location(str(path), 1), "PATH") from None
+        try:
+            tree = ast.parse(text, filename=str(path))
+        except SyntaxError as e:
+            raise InputError(f"syntax error: {e.msg}", Location(str(path), e.lineno or 1, (e.offset or 1) - 1),
+                             "PATH") from None
+        index.add(str(path), names, tree)
+    checker = Checker(index, Options(options.mode, options.strict))
+    checker.run()
+    return diagnostics(checker)
+
+
+__all__ = ["CheckOptions", "Mode", "Protocol", "check", "load_protocols", "python_files"]

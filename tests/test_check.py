@@ -1,0 +1,147 @@
+"""Snippet tests of `contractor check` (each a client and its exact findings), and the
+command line: formats, exit codes and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from check_harness import CORPUS, flakes, typestate_file
+from click.testing import CliRunner
+
+from contractor.check import Mode
+from contractor.cli import main
+
+CALL, LEAK = "typestate-call", "typestate-leak"
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "sarif-schema-2.1.0.json"
+
+
+def test_strict_assumes_any_state_for_parameters(tmp_path):
+    source = "from door import Door\n\ndef helper(d: Door):\n    d.start()\n    d.open()\n"
+    flakes(tmp_path, source)
+    flakes(tmp_path, source, (4, CALL), (5, CALL), strict=True)
+
+
+def test_sound_and_complete_modes(tmp_path):
+    source = ("from door import Door\n\ndef f(flag: bool):\n    d = Door()\n    if flag:\n"
+              "        d.open()\n    d.open()\n")
+    flakes(tmp_path, source, (7, CALL))
+    flakes(tmp_path, source, mode=Mode.COMPLETE)
+
+
+def test_module_level_code_and_qualified_names(tmp_path):
+    source = ("import door\nfrom door import Door as Portal\n\nd = door.Door()\nd.open()\ne = Portal()\n"
+              "e.start()\nif __name__ == '__main__':\n    e.open()\n")
+    flakes(tmp_path, source, (9, CALL))
+
+
+def test_factory_of_an_unrelated_class_is_not_followed(tmp_path):
+    flakes(tmp_path, "class Door:\n    pass\n\nd = Door()\nd.open()\nd.open()\n")
+
+
+@pytest.mark.parametrize("escape", [
+    "log(d)", "doors = [d]", "f = d.open", "g = lambda: d", "holder.door = d", "d.closed = False",
+    "x = d if flag else None", "k = flag and d",
+])
+def test_unknown_code_loses_the_object_silently(tmp_path, escape):
+    source = (f"from door import Door\n\ndef f(log, holder, flag: bool):\n    d = Door()\n    {escape}\n"
+              "    d.open()\n    d.open()\n")
+    flakes(tmp_path, source)
+
+
+def test_recursion_loses_the_object(tmp_path):
+    source = ("from door import Door\n\ndef spin(d, n: int):\n    if n:\n        spin(d, n - 1)\n    d.open()\n\n"
+              "def f():\n    d = Door()\n    spin(d, 3)\n")
+    flakes(tmp_path, source)
+
+
+def test_helper_note_points_at_the_helper_line(tmp_path):
+    source = "from door import Door\nfrom lib import use\n\nd = Door()\nd.start()\nuse(d)\n"
+    found = flakes(tmp_path, source, (6, CALL), extra={"lib.py": "def use(x):\n    x.stop()\n    x.close()\n"})
+    (diag,) = found
+    assert diag.message.endswith("call alarm() then safe() first")  # stop() then close() needs S6
+    assert [(Path(n.path).name, n.line) for n in diag.notes] == [("lib.py", 3)]
+
+
+def test_with_without_exit_loses_the_object(tmp_path):
+    flakes(tmp_path, "from door import Door\n\nwith Door() as d:\n    d.open()\n    d.open()\n")
+
+
+def test_leaks_handed_on(tmp_path):
+    source = ("from connection import Connection\n\nclass Holder:\n    def __init__(self):\n"
+              "        self.c = Connection()\n\ndef f(sink):\n    c = Connection()\n    sink(c)\n\n"
+              "def g():\n    c = Connection()\n    c.connect()\n    del c\n")
+    flakes(tmp_path, source, (12, LEAK), must_call=("Connection.close",))
+
+
+def test_state_test_in_while_and_complete_leak(tmp_path):
+    source = ("from connection import Connection\n\ndef f(flag: bool):\n    c = Connection()\n    if flag:\n"
+              "        c.close()\n")
+    flakes(tmp_path, source, (4, LEAK), must_call=("Connection.close",))
+    flakes(tmp_path, source, mode=Mode.COMPLETE, must_call=("Connection.close",))
+
+
+# -- the command line ------------------------------------------------------------------
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
+
+
+def door_args() -> list[str]:
+    return ["--typestate", str(typestate_file("Door"))]
+
+
+def test_cli_text_and_exit_codes():
+    bad = run(str(CORPUS / "paper_door.py"), *door_args())
+    assert bad.exit_code == 1
+    assert bad.output.endswith(
+        "paper_door.py:12:5: error: Door.open() is not enabled: 'door' may be in state S3 {alarm, close, start} "
+        "(after door.stop() at line 11); call close() first [typestate-call]\n")
+    good = run(str(CORPUS / "paper_door_fixed.py"), *door_args())
+    assert good.exit_code == 0 and good.stdout == ""
+
+
+def test_cli_class_target_infers(tmp_path):
+    result = run(str(CORPUS / "paper_door.py"), "--class", f"{CORPUS / 'classes' / 'door.py'}:Door",
+                 "--no-cache")
+    assert result.exit_code == 1 and "[typestate-call]" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_cli_formats_carry_the_same_findings(fmt):
+    result = run(str(CORPUS / "helpers_client.py"), str(CORPUS / "helpers_lib.py"), *door_args(), "--format", fmt)
+    assert result.exit_code == 1
+    if fmt == "json":
+        lines = [d["line"] for d in json.loads(result.output)["diagnostics"]]
+    elif fmt == "sarif":
+        log = json.loads(result.output)
+        jsonschema.validate(log, json.loads(SCHEMA.read_text(encoding="utf-8")))
+        results = log["runs"][0]["results"]
+        lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results]
+        assert any("relatedLocations" in r for r in results)
+    else:
+        lines = [int(line.split("line=")[1].split(",")[0]) for line in result.output.splitlines()]
+    assert sorted(lines) == [19, 25, 30, 36, 43]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nowhere.py"], "no such file or folder"),
+    (["{corpus}/paper_door.py", "--typestate", "{corpus}/paper_door.py"], "not JSON"),
+    (["{corpus}/paper_door.py", "--must-call", "Door.fly"], "has no action 'fly'"),
+    (["{corpus}/paper_door.py", "--must-call", "Car.stop"], "no typestate of class Car"),
+    (["{bad}"], "syntax error"),
+])
+def test_cli_bad_input_exits_2(tmp_path, args, message):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(:\n")
+    args = [a.format(corpus=CORPUS, bad=bad) for a in args]
+    result = CliRunner().invoke(main, ["check", *args, *door_args()])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_cli_needs_a_typestate():
+    result = CliRunner().invoke(main, ["check", str(CORPUS / "paper_door.py")])
+    assert result.exit_code == 2 and "--class" in result.output
