@@ -21,6 +21,7 @@ from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
 from contractor.z3backend.readable import conjunction_of_literals
+from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
@@ -32,7 +33,9 @@ MAX_FALLBACK_CANDIDATES = 4096
 class Z3Backend:
     name = "z3"
 
-    def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0):
+    def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0, reuse: bool = True):
+        """`reuse`: answer each independent part of a query once per source pattern
+        (reuse.py); off, every (state, method) pair is one whole query (the reference)."""
         self.model = model
         self.timeout_ms = int(timeout * 1000)
         self.sem = ClassSemantics(model, unroll)
@@ -42,6 +45,8 @@ class Z3Backend:
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, tuple] = {}
         self._inv_solver: z3.Solver | None = None
+        self.reuse = Reuse(self) if reuse else None
+        self._printer: PyPrinter | None = None
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -60,25 +65,35 @@ class Z3Backend:
         return self.enumerate(constructor, None)
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
+        if self.reuse is not None:
+            found = self.reuse.targets(method, source, self.inexact_reason(method))
+            if found is not None:
+                return found
         return self.enumerate(method, source)
 
     def state_invariant(self, enabled: Enabled) -> str:
         """A Python predicate on `self` that, for objects meeting the class invariant,
         holds exactly in this state."""
-        printer = PyPrinter(self.sem.fields)
+        if self._printer is None:
+            self._printer = PyPrinter(self.sem.fields)
+        printer = self._printer
         if self.sem.quantified:
             return self.textual_invariant(enabled)
-        pattern = self.pattern(enabled)
-        if self._inv_solver is None:
-            self._inv_solver = make_solver(2000)
-            self._inv_solver.add(self.sem.invariant)
         try:
-            lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
-                                           self._inv_solver, self._count)
-            if lits is not None:
-                return printer(z3.And(*lits)) if len(lits) > 1 else printer(lits[0]) if lits else "True"
+            lits = self.reuse.state_literals(enabled) if self.reuse is not None else None
+            if lits is None:
+                pattern = self.pattern(enabled)
+                if self._inv_solver is None:
+                    self._inv_solver = make_solver(2000)
+                    self._inv_solver.add(self.sem.invariant)
+                lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
+                                               self._inv_solver, self._count)
+            if lits is not None:  # printer(And(*lits)), without building the And
+                return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
+                    printer(lits[0]) if lits else "True"
         except (ValueError, NotPrintable, z3.Z3Exception):
             pass
+        pattern = self.pattern(enabled)
         try:
             goals = z3.Then(z3.Tactic("simplify"), z3.TryFor(z3.Tactic("ctx-solver-simplify"), 2000),
                             z3.Tactic("simplify"))(z3.And(self.sem.invariant, pattern))

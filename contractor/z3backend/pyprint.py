@@ -17,7 +17,11 @@ class NotPrintable(Exception):
 
 
 class PyPrinter:
+    """Prints formulas over the given fields; keep one to print many formulas sharing
+    subterms (each subterm is printed once: z3's own printer is slow)."""
+
     def __init__(self, fields: dict[str, Val]):
+        self._memo: dict[tuple[int, int], tuple[z3.ExprRef, str]] = {}
         self.names: dict[str, tuple[str, TypeRef]] = {}
         for name, v in fields.items():
             if v.kind == "any":
@@ -30,8 +34,12 @@ class PyPrinter:
         return self.p(e, 0)
 
     def p(self, e: z3.ExprRef, prec: int) -> str:
-        text, own = self.render(e)
-        return f"({text})" if own < prec else text
+        key = (e.get_id(), prec)
+        hit = self._memo.get(key)
+        if hit is None:
+            text, own = self.render(e)
+            hit = self._memo[key] = (e, f"({text})" if own < prec else text)  # e kept: ids stay unique
+        return hit[1]
 
     def enum_member(self, other: z3.ExprRef, k: z3.ExprRef) -> str | None:
         if z3.is_const(other) and str(other) in self.names and z3.is_int_value(k):

@@ -1,0 +1,174 @@
+"""Answers reused across states: the z3 backend's queries asked per independent part.
+
+`split.py` cuts the query about (state, method) into parts sharing no symbol. Each part
+is answered once per pattern of the source bits it reads (all-SAT over the post bits it
+decides, with a witness per answer) and the answer is cached; a part the method does
+not touch copies its bits from the source, and its witness is shared by every method
+leaving it alone. The targets of a pair are the products of its parts' answers: the
+same set the whole query's all-SAT gives, in a number of queries that grows with the
+number of distinct part patterns, not with the number of states (2^N for N independent
+flags, against about 2N part patterns).
+
+Only exact translations are split (no quantified enabledness, no untranslated path in
+the method); a part the solver cannot decide makes the caller ask the whole query.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import z3
+
+from contractor.backend import Enabled, Target
+from contractor.z3backend.readable import conjunction_of_literals
+from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
+from contractor.z3backend.z3util import make_solver
+
+Answer = tuple[Enabled, dict]  # the post bits set in one part, and that part's witness values
+
+
+@dataclass
+class MethodSplit:
+    """The parts of one method's queries, with the cache key of each part."""
+
+    name: str
+    parts: list[tuple[Group, object, frozenset[str], bool]]  # group, cache key, actions read, copied?
+    order: dict  # witness layout: part -> names, in Z3Backend.witness's order
+
+
+class Reuse:
+    """Cached per-part answers for one backend (one class)."""
+
+    def __init__(self, backend) -> None:
+        self.b = backend
+        self.index = SymbolIndex()
+        self.splits: dict[str, MethodSplit | None] = {}
+        self.answers: dict[tuple, list[Answer] | None] = {}
+        self._state_groups: list[Group] | None = None
+        self._literals: dict[tuple, list | None] = {}
+        self._solvers: dict[int, z3.Solver] = {}
+        self._orders: dict[int, tuple[z3.BoolRef, tuple]] = {}
+
+    # -- transitions -------------------------------------------------------------------
+
+    def split(self, name: str) -> MethodSplit | None:
+        if name not in self.splits:
+            self.splits[name] = self._make_split(name)
+        return self.splits[name]
+
+    def _make_split(self, name: str) -> MethodSplit | None:
+        b, sem = self.b, self.b.sem
+        if sem.quantified:
+            return None  # enabledness bits need lazy refinement: ask whole queries
+        built = b.base(name)
+        if built is None:
+            return None
+        parts, o = built
+        if not z3.is_false(o.unknown):
+            return None
+        try:
+            inv_after = sem.at(sem.invariant, o.after)
+            after_enabled = {a: sem.at(e, o.after) for a, e in sem.enabled.items()}
+        except Exception:  # an after-state the substitution cannot express: whole queries
+            return None
+        groups = method_groups(self.index, parts, sem.invariant, inv_after, sem.enabled, after_enabled,
+                               sem.fields, o.args, o.after)
+        copies = [not g.touched for g in groups]
+        keys = [("copy", g.signature()) if c else (name, i) for i, (g, c) in enumerate(zip(groups, copies))]
+        order = {"fields": list(sem.fields), "args": list(o.args), "after": list(o.after)}
+        return MethodSplit(name, [(g, k, frozenset(g.pre), c) for g, k, c in zip(groups, keys, copies)], order)
+
+    def targets(self, name: str, source: Enabled, reason: str | None) -> list[Target] | None:
+        """The targets of (source, name), or None: not splittable, or a part undecided."""
+        s = self.split(name)
+        if s is None:
+            return None
+        per_group = []
+        for g, key, pre, copy in s.parts:
+            cache_key = (key, source & pre)
+            answer = self.answers.get(cache_key, ())
+            if answer == ():
+                answer = self.answers[cache_key] = self._answer(g, cache_key[1], copy)
+            if answer is None:
+                return None
+            if not answer:
+                return []
+            per_group.append(answer)
+        certainty = "may" if reason else "must"
+        if all(len(a) == 1 for a in per_group):  # one target (the common case): no product
+            combos = [tuple(a[0] for a in per_group)]
+        else:
+            combos = itertools.product(*per_group)
+        out = []
+        for combo in combos:
+            enabled = frozenset().union(*(bits for bits, _ in combo))
+            values: dict = {}
+            for _, w in combo:
+                values.update(w)
+            out.append(Target(enabled, certainty, self._witness(s.order, values), "z3", reason))
+        return out
+
+    def _answer(self, g: Group, pattern: Enabled, copy: bool) -> list[Answer] | None:
+        """All-SAT over the part's post bits, the source bits it reads fixed by `pattern`."""
+        solver = make_solver(self.b.timeout_ms)
+        solver.add(*g.constraints)
+        solver.add(*[e if a in pattern else z3.Not(e) for a, e in g.pre.items()])
+        out: list[Answer] = []
+        while True:
+            r = self.b.check(solver)
+            if r == z3.unknown:
+                return None
+            if r == z3.unsat:
+                return out
+            m = solver.model()
+            bits = frozenset(pattern) if copy else frozenset(
+                a for a, e in g.post.items() if z3.is_true(m.eval(e, model_completion=True)))
+            out.append((bits, {(part, k): self.b.value(m, v) for part, k, v in g.terms}))
+            if copy or not g.post:
+                return out  # a copied part, or one deciding no bit, has exactly one answer
+            solver.add(z3.Or(*[z3.Not(e) if a in bits else e for a, e in g.post.items()]))
+
+    @staticmethod
+    def _witness(order: dict, values: dict) -> dict:
+        return {"fields": {k: values[("fields", k)] for k in order["fields"] if ("fields", k) in values},
+                "args": {k: values[("args", k)] for k in order["args"] if ("args", k) in values},
+                "after": {k: values[("after", k)] for k in order["after"] if ("after", k) in values}}
+
+    # -- readable state invariants ---------------------------------------------------------
+
+    def state_literals(self, enabled: Enabled) -> list[z3.BoolRef] | None:
+        """conjunction_of_literals of the state's whole pattern, computed part by part: the
+        greedy choice of each part is independent of the others' literals, so the union,
+        in the whole pattern's atom order, is the same list. None: some part had none."""
+        if self._state_groups is None:
+            self._state_groups = state_groups(self.index, self.b.sem.invariant, self.b.sem.enabled)
+        lits: list[z3.BoolRef] = []
+        for i, g in enumerate(self._state_groups):
+            pattern = enabled.intersection(g.pre)
+            key = (i, pattern)
+            if key not in self._literals:
+                if i not in self._solvers:
+                    self._solvers[i] = make_solver(2000)
+                    self._solvers[i].add(*g.constraints)
+                formula = [e if a in pattern else z3.Not(e) for a, e in g.pre.items()]
+                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count) \
+                    if formula else []
+            part = self._literals[key]
+            if part is None:
+                return None
+            lits.extend(part)
+        return sorted(lits, key=self._literal_order)
+
+    def _literal_order(self, lit: z3.BoolRef) -> tuple:
+        """The order conjunction_of_literals keeps: by atom, as `atoms` sorts them (an atom
+        is never a negation, so a negated literal's atom is its argument)."""
+        hit = self._orders.get(id(lit))  # literals come from the cached lists: same objects
+        if hit is None:
+            atom = lit.arg(0) if z3.is_not(lit) else lit
+            s = str(atom)
+            hit = self._orders[id(lit)] = (lit, (s.count("("), s))
+        return hit[1]
+
+
+__all__ = ["MethodSplit", "Reuse"]
