@@ -10,6 +10,7 @@ driver and bottom-up function summaries) -> `messages` (diagnostics).
 from __future__ import annotations
 
 import ast
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +83,16 @@ def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...]]]:
 
 def check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
     """Check every Python file under `paths` against `protocols`; the diagnostics, unsorted."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the syntax trees are large and acyclic work makes no garbage cycles:
+    try:  # a collector pass over every AST node would cost more than the analysis
+        return _check(paths, protocols, options)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckOptions) -> list[Diagnostic]:
     from contractor.check.messages import diagnostics
     from contractor.check.resolve import Index
     from contractor.check.summaries import Checker

@@ -10,7 +10,7 @@ in every state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from contractor.check.protocol import Protocol
 
@@ -48,7 +48,7 @@ class Obj:
     name: str = ""  # the variable first bound to it (for leaks)
 
     def with_states(self, states: dict[str, Event | None]) -> Obj:
-        return replace(self, states=states)
+        return Obj(self.protocol, states, self.known, self.owned, self.site, self.name)
 
 
 def join_states(a: dict[str, Event | None], b: dict[str, Event | None]) -> dict[str, Event | None]:

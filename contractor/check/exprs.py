@@ -1,4 +1,6 @@
-"""Expressions and calls in the client checker: what each call does to tracked objects.
+"""Expressions in the client checker: which tracked object an expression denotes,
+assignment (aliasing), state tests narrowing states on branches, and what loses an
+object. Calls are `calls.Calls`' job:
 
 - `C(...)`, `mod.C(...)`, `C.factory(...)` create an object in the constructor's initial
   states (narrowed by constant arguments);
@@ -12,10 +14,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Any
 
-from contractor.check.domain import Env, Event, Key, Obj, join, join_states
-from contractor.check.records import HelperRecord
+from contractor.check.domain import Env, Key, Obj, join
 
 HARMLESS = frozenset({"isinstance", "issubclass", "id", "type", "print", "repr", "str", "hash", "callable"})
 
@@ -43,8 +43,11 @@ class Expressions:
     an expression denotes (or None), updating the environment in place."""
 
     def __init__(self, analysis):
+        from contractor.check.calls import Calls
+
         self.a = analysis
         self.index = analysis.checker.index
+        self.calls = Calls(self)
 
     def eval(self, node: ast.expr, env: Env) -> Key | None:
         handler = getattr(self, "ex_" + type(node).__name__, None)
@@ -167,7 +170,7 @@ class Expressions:
                 self.escape_all(target.slice, env)
 
     def set_var(self, name: str, key: Key | None, env: Env, line: int) -> None:
-        if name in self.a.untrackable and key is not None:
+        if key is not None and self.a.untrackable(name):
             self.escape(key, env)
             key = None
         old = env.vars.pop(name, None)
@@ -201,9 +204,14 @@ class Expressions:
                 for value in test.values:
                     env = self.refine(env, value, truth)
             return env
-        if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq))
-                and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, bool)):
-            return self.refine(env, test.left, truth == test.comparators[0].value)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
+            value, op = test.comparators[0].value, test.ops[0]
+            if value is None and isinstance(op, (ast.Is, ast.IsNot)):  # a tracked variable is never None
+                held = self.peek(test.left, env) is not None
+                return None if held and truth == isinstance(op, ast.Is) else env
+            if isinstance(value, bool) and isinstance(op, (ast.Is, ast.Eq)):
+                return self.refine(env, test.left, truth == value)
+            return env
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and not test.args:
             key = self.peek(test.func.value, env)
             obj = env.objs.get(key) if key is not None else None
@@ -223,158 +231,8 @@ class Expressions:
             return env.vars.get(f"self.{node.attr}")
         return None
 
-    # -- calls -------------------------------------------------------------------------
-
     def ex_Call(self, node: ast.Call, env: Env) -> Key | None:
-        func, module = node.func, self.a.module
-        protocol = self.index.class_of(module, func)
-        if protocol is not None:
-            return self.construct(node, protocol, "__init__", env)
-        function = self.index.function(module, func)
-        if function is not None:
-            return self.helper(node, function, env)
-        if isinstance(func, ast.Attribute):
-            owner = self.index.class_of(module, func.value)
-            if owner is not None and func.attr in owner.constructors:
-                return self.construct(node, owner, func.attr, env)
-            if isinstance(func.value, ast.Name) and func.value.id == "self":
-                self.drop_fields(env)
-            else:
-                key = self.eval(func.value, env)
-                if key is not None:
-                    return self.method_call(node, key, func.attr, env)
-        elif isinstance(func, ast.Name) and func.id in HARMLESS:
-            for arg in node.args:
-                self.eval(arg, env)
-            return None
-        else:
-            self.escape_all(func, env)
-        self.unknown_args(node, env)
-        return None
-
-    def unknown_args(self, node: ast.Call, env: Env) -> None:
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            if isinstance(arg, ast.Name) and arg.id == "self":
-                self.drop_fields(env)
-            self.escape_all(arg, env)
-
-    def arguments(self, node: ast.Call, params: tuple[str, ...] | None, env: Env) -> dict[str, Any]:
-        """Evaluate the arguments of a call on a tracked object or class: the constant ones
-        by parameter name; tracked objects among them are lost."""
-        constants: dict[str, Any] = {}
-        positional_ok = True
-        for i, arg in enumerate(node.args):
-            if isinstance(arg, ast.Starred):
-                positional_ok = False
-            ok, value = self.index.constant(self.a.module, arg)
-            if ok and positional_ok and params is not None and i < len(params):
-                constants[params[i]] = value
-            elif not ok:
-                self.unknown_args(ast.Call(node.func, [arg], []), env)
-        for kw in node.keywords:
-            ok, value = self.index.constant(self.a.module, kw.value)
-            if ok and kw.arg is not None and params is not None and kw.arg in params:
-                constants[kw.arg] = value
-            elif not ok:
-                self.unknown_args(ast.Call(node.func, [kw.value], []), env)
-        return constants
-
-    def construct(self, node: ast.Call, protocol, constructor: str, env: Env) -> Key | None:
-        facts = protocol.facts.methods.get(constructor)
-        args = self.arguments(node, facts.params if facts else None, env)
-        states = protocol.created(constructor, args)
-        if not states:
-            return None
-        key = frozenset({f"new:{node.lineno}:{node.col_offset}"})
-        if key in env.objs:  # the same line made an object before (a loop): that one is lost
-            self.escape(key, env)
-        event = Event(node.lineno, self.a.path, f"{protocol.name}()")
-        env.objs[key] = Obj(protocol, {s: event for s in sorted(states)}, True, bool(protocol.must_call),
-                            self.a.site(node))
-        return key
-
-    def method_call(self, node: ast.Call, key: Key, method: str, env: Env) -> None:
-        obj = env.objs[key]
-        protocol = obj.protocol
-        facts = protocol.facts.methods.get(method)
-        args = self.arguments(node, facts.params if facts else None, env)
-        obj = env.objs.get(key)
-        if obj is None:
-            return
-        if method not in protocol.methods:
-            self.escape(key, env)  # a method outside the typestate: its effect is unknown
-            return
-        text = text_of(node.func.value)
-        if obj.known:
-            self.a.records.call(self.a.site(node), text, method, protocol, obj.states, key)
-        event = Event(node.lineno, self.a.path, f"{text}.{method}()")
-        new: dict[str, Event | None] = {}
-        for s in obj.states:
-            if method in protocol.enabled[s]:
-                for t in protocol.after(s, method, args):
-                    new[t] = event
-        if not new:
-            raise Unreachable
-        env.objs[key] = obj.with_states(new)
-        self.a.note_seen(key, new)
-        return
-
-    def helper(self, node: ast.Call, function, env: Env) -> Key | None:
-        """A call of a client function: each tracked argument follows its summary."""
-        params = [a.arg for a in function.args.posonlyargs + function.args.args]
-        passed: dict[int, tuple[Key, ast.expr]] = {}
-        starred = False
-        pairs = [(i, a) for i, a in enumerate(node.args)] + [
-            (params.index(k.arg) if k.arg in params else -1, k.value) for k in node.keywords]
-        for i, arg in pairs:
-            starred |= isinstance(arg, ast.Starred)
-            key = self.eval(arg, env)
-            if key is None:
-                continue
-            if starred or i < 0 or i >= len(params) or any(k == key for k, _ in passed.values()):
-                self.escape(key, env)
-            else:
-                passed[i] = (key, arg)
-        result: Key | None = None
-        for i, (key, arg) in passed.items():
-            obj = env.objs.get(key)
-            if obj is None:
-                continue
-            if obj.known:
-                self.a.records.helper(HelperRecord(self.a.site(node), function, function.name, i, text_of(arg),
-                                                   obj.protocol, dict(obj.states), key))
-            exits: dict[str, Event | None] = {}
-            seen: set[str] = set()
-            returned = False
-            for s in obj.states:
-                summary = self.a.checker.summary(function, i, s, obj.protocol)
-                if summary is None or summary.exits is None:
-                    break
-                exits = join_states(exits, summary.exits)
-                seen |= summary.seen
-                returned |= summary.returns_param
-            else:
-                if self.a.exc_stack and self.a.checker.raises(function):
-                    self.a.exc_stack[-1].append(env.copy())
-                    env.objs[key] = obj.with_states(join_states(obj.states, {s: None for s in seen}))
-                    self.a.exc_stack[-1].append(env.copy())
-                if not exits:
-                    raise Unreachable
-                env.objs[key] = obj.with_states(exits)
-                self.a.note_seen(key, exits)
-                result = key if returned else result
-                continue
-            self.escape(key, env)
-        if result is not None:
-            return result
-        made = self.a.checker.returned(function)
-        if made is None:
-            return None
-        key = frozenset({f"ret:{node.lineno}:{node.col_offset}"})
-        if key in env.objs:
-            self.escape(key, env)
-        env.objs[key] = Obj(made.protocol, made.states, made.known, made.owned, self.a.site(node))
-        return key
+        return self.calls.call(node, env)
 
 
 def _handed_on(obj: Obj) -> Obj:

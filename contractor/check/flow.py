@@ -30,20 +30,25 @@ class Loop:
     continues: list[Env] = field(default_factory=list)
 
 
-def scoped_names(nodes: list[ast.AST]) -> tuple[set[str], set[str]]:
-    """(names declared global/nonlocal, names read by nested functions, lambdas, classes
-    and comprehensions) in these statements: objects bound to them can change unseen."""
-    declared: set[str] = set()
-    captured: set[str] = set()
-    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
-              ast.SetComp, ast.DictComp, ast.GeneratorExp)
-    for top in nodes:
+NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+          ast.DictComp, ast.GeneratorExp)
+
+
+def names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def module_captured(body: list[ast.stmt]) -> set[str]:
+    """Names a module's functions, classes, lambdas and comprehensions read or declare
+    global: a module-level object bound to one can change when any of them runs."""
+    out: set[str] = set()
+    for top in body:
         for node in ast.walk(top):
-            if isinstance(node, (ast.Global, ast.Nonlocal)):
-                declared.update(node.names)
-            elif isinstance(node, nested):
-                captured.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
-    return declared, captured
+            if isinstance(node, NESTED):
+                out |= names_read(node)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                out.update(node.names)
+    return out
 
 
 class Analysis:
@@ -63,9 +68,26 @@ class Analysis:
         self.exc_stack: list[list[Env]] = []
         self.finally_stack: list[list[ast.stmt]] = []
         self.loops: list[Loop] = []
-        self.untrackable, self.captured = scoped_names(body)
-        self.untrackable |= self.captured
+        self.is_module = scope == "the module"
+        # names an object may not be followed in: captured by a nested scope or global
+        # (a function's grow as its nested scopes are met; a module's are found on first use)
+        self._untrackable: set[str] | None = None if self.is_module else set()
         self.exprs = Expressions(self)
+
+    def untrackable(self, name: str) -> bool:
+        if self._untrackable is None:
+            self._untrackable = self.checker.module_captured(self.body)
+        return name in self._untrackable
+
+    def capture(self, names: set[str], env: Env) -> None:
+        """A nested scope (or a global declaration) can reach these names from now on."""
+        if not self.is_module:
+            assert self._untrackable is not None
+            self._untrackable |= names
+        for name in names:
+            key = env.vars.get(name)
+            if key is not None:
+                self.exprs.escape(key, env)
 
     @property
     def options(self):
@@ -134,12 +156,20 @@ class Analysis:
     def stmt_Pass(self, node: ast.stmt, env: Env) -> Env:
         return env
 
-    stmt_Global = stmt_Nonlocal = stmt_Import = stmt_ImportFrom = stmt_Pass
+    stmt_Import = stmt_ImportFrom = stmt_Pass
+
+    def stmt_Global(self, node: ast.Global | ast.Nonlocal, env: Env) -> Env:
+        self.capture(set(node.names), env)
+        return env
+
+    stmt_Nonlocal = stmt_Global
 
     def stmt_FunctionDef(self, node: ast.FunctionDef, env: Env) -> Env:
         for d in node.decorator_list + node.args.defaults + node.args.kw_defaults:
             if d is not None:
                 self.exprs.escape_all(d, env)
+        if not self.is_module:
+            self.capture(names_read(node), env)
         self.checker.nested(self.module, node)
         self.exprs.bind(ast.Name(node.name, ast.Store()), None, env, None)
         return env
@@ -149,6 +179,8 @@ class Analysis:
     def stmt_ClassDef(self, node: ast.ClassDef, env: Env) -> Env:
         for d in node.decorator_list + node.bases:
             self.exprs.escape_all(d, env)
+        if not self.is_module:
+            self.capture(names_read(node), env)
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.checker.nested(self.module, item)

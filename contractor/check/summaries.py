@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass
 
 from contractor.check.domain import Env, Event, Obj, Site, join_obj
-from contractor.check.flow import Analysis
+from contractor.check.flow import Analysis, module_captured
 from contractor.check.protocol import Protocol
 from contractor.check.records import HelperRecord, Mode, Options
 from contractor.check.resolve import Function, Index, Module
@@ -63,6 +63,7 @@ class Checker:
         self._pending: list[tuple[Module, Function]] = []
         self._owner: dict[int, Module] = dict(index.owner)
         self._raises: dict[int, bool] = {}
+        self._captured: dict[int, set[str]] = {}
 
     # -- driving -----------------------------------------------------------------------
 
@@ -94,7 +95,7 @@ class Checker:
             if obj is None and arg.annotation is not None:
                 protocol = self.index.class_of(module, arg.annotation)
                 obj = self.unknown(protocol) if protocol is not None else None
-            if obj is not None and arg.arg not in analysis.untrackable:
+            if obj is not None and not analysis.untrackable(arg.arg):
                 key = frozenset({f"param:{i}"})
                 env.vars[arg.arg] = key
                 env.objs[key] = Obj(obj.protocol, obj.states, obj.known, obj.owned, obj.site, arg.arg)
@@ -110,6 +111,11 @@ class Checker:
         return self._base[id(function)]
 
     # -- summaries ---------------------------------------------------------------------
+
+    def module_captured(self, body: list[ast.stmt]) -> set[str]:
+        if id(body) not in self._captured:
+            self._captured[id(body)] = module_captured(body)
+        return self._captured[id(body)]
 
     def raises(self, function: Function) -> bool:
         """Whether the function's body has an explicit raise or assert (an exceptional edge)."""
