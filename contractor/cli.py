@@ -80,7 +80,8 @@ class SuggestingGroup(click.Group):
 @click.group(
     cls=SuggestingGroup,
     lazy={"strengthen": "contractor.strengthen.command:strengthen_command",
-          "check": "contractor.check.command:check_command"},
+          "check": "contractor.check.command:check_command",
+          "view": "contractor.view.command:view_command"},
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=GROUP_EXIT_CODES,
 )
