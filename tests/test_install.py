@@ -84,3 +84,12 @@ def test_infer_and_strengthen_run_from_the_installed_wheel(installed: Path, tmp_
               "try:\n    d.open()\nexcept AssertionError as e:\n    print('refused:', type(e).__name__)\n")
     run = _run([str(installed / "python"), "-c", client], tmp_path, env)
     assert "refused: TypestateError" in run.stdout
+
+
+def test_the_wheel_carries_the_view_page_and_its_assets(installed: Path, tmp_path: Path):
+    code = ("import pathlib, contractor.view, contractor.resources as r\n"
+            "static = pathlib.Path(contractor.view.__file__).parent / 'static'\n"
+            "print(sorted(p.name for p in static.iterdir()))\n"
+            "print(r.jinja_env().get_template('view.html.j2').render(root='x').count('/static/view.'))\n")
+    out = _run([str(installed / "python"), "-c", code], tmp_path, _clean_env()).stdout.splitlines()
+    assert out == ["['view.css', 'view.js']", "2"]
