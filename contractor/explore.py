@@ -13,7 +13,8 @@ from collections import deque
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
 from contractor.events import EventCallback, InitializationFound, StateFound, TransitionFound
 from contractor.model import ClassModel
-from contractor.typestate import Finding, FindingKind, Initialization, State, Stats, Transition, Typestate
+from contractor.typestate import (Finding, FindingKind, Initialization, State, Stats, Transition, Typestate,
+                                  Unknown)
 
 
 def _order(targets: list[Target]) -> list[Target]:
@@ -107,10 +108,17 @@ def explore(
         transitions=tuple(transitions),
         initializations=tuple(inits),
         findings=tuple(findings),
-        unknowns=tuple(backend.unknowns()),
+        unknowns=tuple(unreadable_bases(model)) + tuple(backend.unknowns()),
         stats=stats,
         complete=complete,
         dialects=model.dialects,
         fields={name: str(f.type) for name, f in model.fields.items()},
         preconditions=model.preconditions.value,
     )
+
+
+def unreadable_bases(model: ClassModel) -> list[Unknown]:
+    """Each base class whose source cannot be read, once: what it defines is unknown (the
+    methods it may provide and the super() calls reaching it are opaque, their answers may)."""
+    return [Unknown(model.name, b.line, f"base class {b.name} cannot be read", b.unreadable or "")
+            for b in model.bases if not b.readable]

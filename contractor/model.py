@@ -102,6 +102,29 @@ class PreconditionMode(enum.Enum):
         return self is not PreconditionMode.IMPLICIT
 
 
+class Opaque(ast.stmt):
+    """A statement standing for code contractor cannot read (a method an unreadable base
+    class may define): the backends treat the paths reaching it as unknown."""
+
+    _fields = ("reason",)
+    reason: str
+
+
+@dataclass(frozen=True)
+class BaseClass:
+    """A class of the analysed class's method resolution order (after the class itself)."""
+
+    name: str
+    path: str  # its file (display path); for an unreadable base, where it is named
+    node: ast.ClassDef | None  # None: unreadable (a C extension, not found, ...)
+    unreadable: str | None  # why it cannot be read
+    line: int
+
+    @property
+    def readable(self) -> bool:
+        return self.node is not None
+
+
 MethodKind = Literal["action", "constructor", "factory", "helper", "property"]
 
 
@@ -124,6 +147,7 @@ class Method:
     returns: TypeRef | None = None
     raises: tuple[str, ...] = ()  # exception names the contract declares as expected
     decorators: tuple[str, ...] = ()  # decorator names as written (e.g. "icontract.require")
+    owner: str | None = None  # the class that defines it (a base class for an inherited method)
 
 
 @dataclass(frozen=True)
@@ -146,6 +170,7 @@ class ClassModel:
     module_constants: dict[str, Any] = field(default_factory=dict)  # module-level constants
     location: Location | None = None
     preconditions: PreconditionMode = PreconditionMode.DECLARED  # which preconditions apply
+    bases: tuple[BaseClass, ...] = ()  # the MRO after the class itself, `object` left out
 
     def method(self, name: str) -> Method:
         return self.methods[name]

@@ -77,7 +77,7 @@ class Runner:
         self.param_domains = param_domains
 
     def make(self, fields: Mapping[str, Any]) -> Any:
-        obj = object.__new__(self.contracts.cls)
+        obj = self.contracts.cls.__new__(self.contracts.cls)  # a dict subclass needs its own __new__
         for name, value in fields.items():
             object.__setattr__(obj, name, copy.deepcopy(value))
         return obj
@@ -113,7 +113,7 @@ class Runner:
                 return self.contracts.cls()
             if contract.factory:
                 return contract.function(self.contracts.cls, **args)
-            obj = object.__new__(self.contracts.cls)
+            obj = self.contracts.cls.__new__(self.contracts.cls)  # a dict subclass needs its own __new__
             contract.function(obj, **args)
             return obj
         except Exception:

@@ -107,14 +107,19 @@ def _lambda(expr: str, params: tuple[str, ...], namespace: dict) -> Predicate:
 
 
 def _icontract_pres(wrapper: Any) -> list[Predicate]:
-    preds = []
-    for group in getattr(wrapper, "__preconditions__", []) or []:
-        for contract in group:
-            def pred(obj, __c=contract, **args):
-                values = {"self": obj, **args}
-                return __c.condition(**{a: values[a] for a in __c.condition_args})
-            preds.append(pred)
-    return preds
+    """icontract's precondition groups (one per class of an inheritance chain under
+    icontract.DBC) are or-ed; the contracts of one group are and-ed."""
+    groups = [list(g) for g in getattr(wrapper, "__preconditions__", []) or [] if g]
+    if not groups:
+        return []
+
+    def holds(contract, obj, args):
+        values = {"self": obj, **args}
+        return contract.condition(**{a: values[a] for a in contract.condition_args})
+
+    def pred(obj, __groups=groups, **args):
+        return any(all(holds(c, obj, args) for c in g) for g in __groups)
+    return [pred]
 
 
 def _deal_pres(wrapper: Any) -> list[Predicate]:
@@ -135,8 +140,28 @@ def _deal_pres(wrapper: Any) -> list[Predicate]:
     return preds
 
 
-def _invariants(cls: type, original: type, node: ast.ClassDef, namespace: dict) -> list[Predicate]:
-    invs: list[Predicate] = [_lambda(e, (), namespace) for e in _docstring_lines(node, "inv")]
+def _lineage(cls: type) -> list[type]:
+    """The classes of the MRO written in Python (object and C bases left out)."""
+    out = []
+    for k in cls.__mro__:
+        if k is object:
+            continue
+        try:
+            inspect.getsourcefile(k)
+            _class_node(k)
+        except (TypeError, OSError, LookupError):
+            continue
+        out.append(k)
+    return out
+
+
+def _invariants(cls: type, original: type, namespace: dict) -> list[Predicate]:
+    """Every class's PEP 316 invariants (they are inherited), icontract's (already collected
+    by icontract on the class) and deal's."""
+    invs: list[Predicate] = []
+    for k in _lineage(original):
+        ns = dict(inspect.getmodule(k).__dict__)
+        invs += [_lambda(e, (), ns) for e in _docstring_lines(_class_node(k), "inv")]
     for contract in getattr(original, "__invariants__", []) or []:  # icontract
         invs.append(lambda obj, __c=contract: __c.condition(self=obj))
     for validator in getattr(cls, "_deal_invariants", []) or []:
@@ -185,48 +210,66 @@ def raise_guard(function: Callable[..., Any], path: str) -> Predicate:
     return guard
 
 
+def _pep316_pres(lineage: list[type], name: str, params: tuple[str, ...]) -> list[Predicate]:
+    """PEP 316 preconditions as CrossHair reads them: the defining class's own, or, when it
+    has none, those of the next class of the MRO that defines the method."""
+    for k in lineage:
+        if name not in k.__dict__:
+            continue
+        fnode = next(n for n in _class_node(k).body
+                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name)
+        lines = _docstring_lines(fnode, "pre")
+        if lines:
+            ns = dict(inspect.getmodule(k).__dict__)
+            return [_lambda(e, params, ns) for e in lines]
+    return []
+
+
 def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None,
                    preconditions: str = "declared") -> ClassContracts:
-    """The invariant, preconditions and undecorated methods of `cls` (all dialects).
+    """The invariant, preconditions and undecorated methods of `cls` (all dialects), its
+    bases' included as each dialect inherits them.
 
     `preconditions` as contractor's --preconditions: "declared", "implicit" (raise guards
     instead of the declared preconditions) or "both"."""
     original = _original_class(cls)
-    node = _class_node(original)
-    path = inspect.getsourcefile(original)
-    namespace = dict(inspect.getmodule(original).__dict__)
-    defs = {n.name: n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    lineage = _lineage(original)
     methods: dict[str, MethodContract] = {}
     public: list[str] = []
     constructors: list[str] = []
-    for name, fnode in defs.items():
-        raw = original.__dict__[name]
-        factory = isinstance(raw, classmethod)
-        if isinstance(raw, (classmethod, staticmethod)):
-            wrapper = raw.__func__
-        elif isinstance(raw, property):
-            continue
-        else:
-            wrapper = raw
-        function = inspect.unwrap(wrapper)
-        params = tuple(inspect.signature(function).parameters)[1:]
-        pres: list[Predicate] = [_lambda(e, params, namespace) for e in _docstring_lines(fnode, "pre")]
-        asserts = _leading_asserts(fnode)
-        if asserts:
-            pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace))
-        pres += _icontract_pres(wrapper) + _deal_pres(wrapper)
-        if preconditions == "implicit":
-            pres = []
-        if preconditions != "declared" and name != "__init__" and not factory:
-            pres.append(raise_guard(function, path))
-        methods[name] = MethodContract(name, params, tuple(pres), function, factory)
-        if name == "__init__" or factory:
-            constructors.append(name)
-        elif not name.startswith("_") and not isinstance(raw, staticmethod):
-            public.append(name)
+    for index, k in enumerate(lineage):
+        defs = {n.name: n for n in _class_node(k).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        namespace = dict(inspect.getmodule(k).__dict__)
+        for name, fnode in defs.items():
+            if name in methods or name not in k.__dict__:
+                continue  # defined further up the MRO
+            raw = k.__dict__[name]
+            factory = isinstance(raw, classmethod)
+            if isinstance(raw, (classmethod, staticmethod)):
+                wrapper = raw.__func__
+            elif isinstance(raw, property):
+                continue
+            else:
+                wrapper = raw
+            function = inspect.unwrap(wrapper)
+            params = tuple(inspect.signature(function).parameters)[1:]
+            pres: list[Predicate] = _pep316_pres(lineage[index:], name, params)
+            asserts = _leading_asserts(fnode)
+            if asserts:
+                pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace))
+            pres += _icontract_pres(wrapper) + _deal_pres(wrapper)
+            if preconditions == "implicit":
+                pres = []
+            if preconditions != "declared" and name != "__init__" and not factory:
+                pres.append(raise_guard(function, inspect.getsourcefile(k)))
+            methods[name] = MethodContract(name, params, tuple(pres), function, factory)
+            if name == "__init__" or factory:
+                constructors.append(name)
+            elif not name.startswith("_") and not isinstance(raw, staticmethod):
+                public.append(name)
     return ClassContracts(
         cls=original,
-        invariants=tuple(_invariants(cls, original, node, namespace)),
+        invariants=tuple(_invariants(cls, original, dict(inspect.getmodule(original).__dict__))),
         methods=methods,
         actions=tuple(sorted(actions if actions is not None else public)),
         constructors=tuple(constructors or ["__init__"]),

@@ -128,6 +128,31 @@ EXPECTED = {
               "M tick_all Z", "F tick M", "F tick_all Z"),
         {"n": list(range(21))},
         {"__init__": {"start": list(range(21))}, "reload": {"amount": list(range(1, 21))}}),
+    # Dimmer extends Light (same file): off / on and unlocked at level <= 1 / on and locked
+    # (level <= 1 by Dimmer's invariant) / level 2 / level 3, off ones split by `locked`.
+    # switch_on (overridden, with Light's precondition) always lands at level 1.
+    "inherit_dimmer": Expected(
+        "inherit_dimmer.py:Dimmer",
+        {"OffU": ("switch_on",), "OffL": ("switch_on", "unlock"), "LowU": ("brighter", "switch_off"),
+         "OnL": ("switch_off", "unlock"), "Mid": ("brighter", "dimmer", "switch_off"),
+         "Top": ("dimmer", "switch_off")},
+        ("OffU", "OffL"),
+        _must("OffU switch_on LowU", "OffL switch_on OnL", "OffL unlock OffU",
+              "LowU brighter LowU", "LowU brighter Mid", "LowU switch_off OffU",
+              "OnL switch_off OffL", "OnL unlock LowU",
+              "Mid brighter Top", "Mid dimmer LowU", "Mid switch_off OffU",
+              "Top dimmer Mid", "Top switch_off OffU"),
+        {"on": BOOLS, "level": [0, 1, 2, 3], "locked": BOOLS}, {"__init__": {"locked": BOOLS}}),
+    # LoggedFile(Logged, Buffered), a diamond over Resource: closed / open and clean / open
+    # with pending data; close runs the three close()s through super() in C3 order.
+    "inherit_diamond": Expected(
+        "inherit_diamond.py:LoggedFile",
+        {"Closed": ("open",), "Clean": ("close", "write"), "Pending": ("close", "flush", "write")},
+        ("Closed",),
+        _must("Closed open Clean", "Clean close Closed", "Clean write Pending",
+              "Pending close Closed", "Pending flush Clean", "Pending write Pending"),
+        {"opened": BOOLS, "dirty": BOOLS, "pending": [0, 1, 2, 3], "closes": [0, 1, 2]},
+        {"write": {"n": [1, 2]}}),
     # by length 0..3; contains is always enabled and changes nothing; rotate keeps the length.
     "int_queue": Expected(
         "int_queue.py:IntQueue",

@@ -11,42 +11,22 @@ import ast
 import difflib
 from typing import Iterable
 
-from contractor.contracts import asserts, deal_dialect, icontract_dialect, pep316
-from contractor.contracts.clauses import Clauses
-from contractor.contracts.constants import class_constants, module_constants
+from pathlib import Path
+
+from contractor.contracts.bases import Unreadable
+from contractor.contracts.constants import module_constants
 from contractor.contracts.context import FileContext
-from contractor.contracts.fields import read_fields
-from contractor.contracts.methods import (body_of, decorator_names, is_accessor, is_dataclass, kind_of,
-                                          param_names, params_of, synthesise_init)
-from contractor.contracts.types import TypeReader, enum_classes
+from contractor.contracts.inherit import Definition, Hierarchy, opaque_body, precondition_list
+from contractor.contracts.methods import body_of, decorator_names, is_dataclass, kind_of, params_of, synthesise_init
 from contractor.errors import InputError
 from contractor.model import DIALECTS, ClassModel, Method, PreconditionMode
 from contractor.target import ResolvedTarget
 
-def _method_clauses(fn: ast.FunctionDef, ctx: FileContext, lines: list[str]) -> dict[str, Clauses]:
-    names = param_names(fn)
-    return {
-        "pep316": pep316.read_method(fn, ctx, lines),
-        "icontract": icontract_dialect.read_method(fn, ctx, names),
-        "deal": deal_dialect.read_method(fn, ctx, names),
-        "asserts": asserts.read_method(fn, ctx),
-    }
-
-
-def _functions(cls: ast.ClassDef, ctx: FileContext) -> dict[str, ast.FunctionDef]:
-    """The class's methods by name; a later definition replaces an earlier one, as in Python,
-    except a property's setter or deleter, which keeps the getter."""
-    found: dict[str, ast.FunctionDef] = {}
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef) and not (node.name in found and is_accessor(node, ctx)):
-            found[node.name] = node
-    return found
-
-
 def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: dict[str, Method],
             cls: ast.ClassDef, ctx: FileContext, static: set[str]) -> tuple[str, ...]:
     selectable = sorted(n for n, m in methods.items()
-                        if m.kind in ("action", "helper") and n not in static and not n.startswith("__"))
+                        if m.kind in ("action", "helper") and n not in static and not n.startswith("__")
+                        and "." not in n)  # "Base.m": a base's definition reached by super()
 
     def check(name: str, option: str) -> None:
         if name in selectable:
@@ -66,51 +46,96 @@ def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: di
     return tuple(sorted(set(chosen) - set(exclude)))
 
 
+def _method(name: str, d: Definition, h: Hierarchy, body_fn: ast.FunctionDef, owner: str) -> Method:
+    r = d.reading
+    kind, _ = kind_of(d.fn, r.src.name, r.ctx)
+    _, binding = kind_of(d.fn, r.src.name, r.ctx)
+    contracts = h.contracts(d)
+    return Method(
+        name=name, kind=kind, params=params_of(d.fn, r.types, r.ctx, bound=binding != "static"),
+        preconditions=tuple(precondition_list(contracts)),
+        postconditions=tuple(c for e in contracts.values() for c in e.post), body=body_of(body_fn),
+        node=d.fn, location=r.ctx.loc(d.fn), returns=r.types.annotation(d.fn.returns),
+        raises=tuple(x for e in contracts.values() for x in e.raises), decorators=decorator_names(d.fn),
+        owner=owner)
+
+
+def _opaque(name: str, where: Unreadable, at: ast.ClassDef, kind: str = "helper") -> Method:
+    reason = f"{name.rsplit('.', 1)[-1]} of the unreadable base class {where.name}"
+    fn = ast.copy_location(ast.FunctionDef(name=name, args=ast.arguments(
+        posonlyargs=[], args=[ast.arg("self")], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=[ast.Pass()], decorator_list=[], returns=None, type_comment=None), at)
+    ast.fix_missing_locations(fn)
+    return Method(name=name, kind=kind, params=(), preconditions=(), postconditions=(),
+                  body=opaque_body(reason, where_node(where, at)), node=fn, location=where.location,
+                  owner=where.name)
+
+
+def where_node(where: Unreadable, at: ast.AST) -> ast.AST:
+    node = ast.Pass()
+    node.lineno, node.col_offset = where.location.line, where.location.col
+    node.end_lineno, node.end_col_offset = where.location.line, where.location.col
+    return node
+
+
 def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None,
-               exclude: Iterable[str] = (), preconditions: PreconditionMode | None = None) -> ClassModel:
-    """The class model of a resolved target: fields, invariants, methods with their contracts.
+               exclude: Iterable[str] = (), preconditions: PreconditionMode | None = None,
+               root: Path | None = None) -> ClassModel:
+    """The class model of a resolved target: fields, invariants, methods with their contracts,
+    its bases' included (see contracts/inherit.py).
 
     `preconditions` None: the declared contracts if the class declares any, else the
     implicit ones (raise guards)."""
-    ctx = FileContext.of(resolved.display_path, resolved.source, resolved.module)
-    cls = resolved.node
-    lines = resolved.source.splitlines()
-    enums = enum_classes(resolved.module)
-    classes = frozenset(n.name for n in resolved.module.body if isinstance(n, ast.ClassDef))
-    types = TypeReader(ctx, cls.name, enums, classes, module_constants(resolved.module))
-    constants = class_constants(cls)
-    fields = read_fields(cls, ctx, types, frozenset(constants))
-    used: set[str] = set()
-
-    invariants = []
-    for dialect, clauses in (("pep316", pep316.read_class(cls, ctx, lines)),
-                             ("icontract", icontract_dialect.read_class(cls, ctx)),
-                             ("deal", deal_dialect.read_class(cls, ctx))):
-        invariants += clauses.inv
-        if clauses.any:
-            used.add(dialect)
-
-    functions = _functions(cls, ctx)
-    if "__init__" not in functions:
-        functions = {"__init__": synthesise_init(cls, ctx, fields, is_dataclass(cls, ctx)), **functions}
+    h = Hierarchy(resolved, root or Path.cwd())
+    top = h.top
+    cls, ctx = resolved.node, top.ctx
+    constants = h.class_constants()
+    fields = h.fields(frozenset(constants))
+    invariants = h.invariants()
     model_methods: dict[str, Method] = {}
     static: set[str] = set()
-    for name, fn in functions.items():
-        kind, binding = kind_of(fn, cls.name, ctx)
-        if binding != "instance":
+    todo: list[tuple[str, Definition]] = []
+    for name in h.names():
+        d = h.definition(name)
+        if d is not None:
+            todo.append((name, d))
+    if "__init__" not in top.functions and (is_dataclass(cls, ctx) or "__init__" not in h.names()):
+        where = h.unreadable[0] if h.unreadable else None
+        if where is not None and not is_dataclass(cls, ctx):
+            model_methods["__init__"] = _opaque("__init__", where, cls, "constructor")
+        else:
+            fn = synthesise_init(cls, ctx, fields, is_dataclass(cls, ctx))
+            top.functions = {"__init__": fn, **top.functions}
+            todo.insert(0, ("__init__", Definition(top, fn, 0)))
+    done: set[str] = set(model_methods)
+    while todo:
+        name, d = todo.pop(0)
+        if name in done:
+            continue
+        done.add(name)
+        if d.reading is None:  # an unreadable base may define it in front of any readable one
+            readable = h.definition(name, d.index + 1)
+            kind = "action" if not name.startswith("_") else "helper"
+            if readable is not None and readable.reading is not None:
+                kind, _ = kind_of(readable.fn, readable.reading.src.name, readable.reading.ctx)
+            model_methods[name] = _opaque(name, d.unreadable, cls, kind)
+            continue
+        _, binding = kind_of(d.fn, d.reading.src.name, d.reading.ctx)
+        if binding != "instance" and "." not in name:
             static.add(name)
-        merged = Clauses()
-        for dialect, clauses in _method_clauses(fn, ctx, lines).items():
-            merged.extend(clauses)
-            if clauses.any:
-                used.add(dialect)
-        model_methods[name] = Method(
-            name=name, kind=kind, params=params_of(fn, types, ctx, bound=binding != "static"),
-            preconditions=tuple(merged.pre), postconditions=tuple(merged.post), body=body_of(fn),
-            node=fn, location=ctx.loc(fn), returns=types.annotation(fn.returns),
-            raises=tuple(merged.raises), decorators=decorator_names(fn))
+        body_fn, targets = h.body(d)
+        model_methods[name] = _method(name, d, h, body_fn, d.reading.src.name)
+        for t in targets:
+            if isinstance(t.owner, Unreadable):
+                if t.name not in done:
+                    done.add(t.name)
+                    model_methods[t.name] = _opaque(t.name, t.owner, cls, "helper")
+                continue
+            index = next(i for i, c in enumerate(h.mro) if c.key == t.owner.key)
+            todo.append((t.name, Definition(h.readings[index], h.readings[index].functions[t.method], index)))
 
-    factories = sorted(n for n, m in model_methods.items() if m.kind == "factory")
+    factories = sorted(n for n, m in model_methods.items() if m.kind == "factory" and "." not in n)
+    used = h.used
     if preconditions is None:
         # leading asserts alone do not count: under raise guards a failing assert is a guard too
         preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
@@ -119,9 +144,9 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
         module=resolved.module, fields=fields, invariants=tuple(invariants), methods=model_methods,
         actions=_select(methods, exclude, model_methods, cls, ctx, static),
         constructors=("__init__", *factories),
-        dialects=tuple(d for d in DIALECTS if d in used), enums=enums, location=ctx.loc(cls),
+        dialects=tuple(d for d in DIALECTS if d in used), enums=h.enums(), location=ctx.loc(cls),
         class_constants=constants, module_constants=module_constants(resolved.module),
-        preconditions=preconditions)
+        preconditions=preconditions, bases=h.bases())
 
 
 __all__ = ["read_class"]

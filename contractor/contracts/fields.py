@@ -79,9 +79,11 @@ def _param_types(fn: ast.FunctionDef, types: TypeReader) -> dict[str, TypeRef]:
 
 
 def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
-                constants: frozenset[str] = frozenset()) -> dict[str, Field]:
+                constants: frozenset[str] = frozenset(),
+                inherited: dict[str, Field] | None = None) -> dict[str, Field]:
     """Every field of the class, in order of first appearance, with its type (class
-    constants, see constants.py, are not fields)."""
+    constants, see constants.py, are not fields; a field the class does not annotate keeps
+    the type its base classes give it, `inherited`)."""
     declared: dict[str, Field] = {}
     for item in class_level(cls):
         if item.name in constants:
@@ -113,6 +115,9 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
             continue
         if name in declared:
             fields[name] = declared[name]
+            continue
+        if inherited and name in inherited:
+            fields[name] = inherited[name]
             continue
         uses = assigned.get(name, [])
         if name in defaults:

@@ -194,13 +194,14 @@ class CrosshairBackend:
         return list(self._findings)
 
     def state_invariant(self, enabled: Enabled) -> str:
-        parts = [c.text for c in self.model.invariants]
+        parts = [f"({c.text})" if len(self.model.invariants) > 1 or self.model.actions else c.text
+                 for c in self.model.invariants]  # `a or b` and `c`: parenthesised
         for q in self.model.actions:
             method = self.model.methods[q]
             pre = " and ".join(f"({c.text})" for c in method.preconditions) or "True"
             if method.params:
                 pre = f"exists {', '.join(p.name for p in method.params)}: {pre}"
-            parts.append(pre if q in enabled else f"not ({pre})")
+            parts.append((f"({pre})" if method.params else pre) if q in enabled else f"not ({pre})")
         return " and ".join(parts) or "True"
 
     def unknowns(self) -> list[Unknown]:

@@ -230,6 +230,13 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
            for s in model.node.body):
         raise InputError(f"class {model.name} declares __slots__; strengthening adds a state field",
                          model.location, "__slots__")
+    inherited = sorted(m for m in table.methods if model.method(m).node not in model.node.body)
+    if inherited:
+        owner = model.method(inherited[0]).owner
+        raise InputError(
+            f"{model.name}.{inherited[0]} is inherited from {owner}; strengthening does not yet add "
+            f"overrides for inherited actions ({', '.join(inherited)}): leave them out with --exclude, "
+            f"or override them in {model.name}", model.location, "inherited action")
     env = jinja_env().overlay(autoescape=False)
     env.filters["indent_lines"] = _indent_lines
     env.filters["pytuple"] = _pytuple

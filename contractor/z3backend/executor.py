@@ -14,7 +14,7 @@ from typing import Any
 import z3
 
 from contractor.errors import Location, UnsupportedConstruct
-from contractor.model import ClassModel, Method, TypeRef
+from contractor.model import ClassModel, Method, Opaque, TypeRef
 from contractor.z3backend import effects
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
@@ -219,6 +219,8 @@ class Executor(ExprEvaluator, LoopExecutor):
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
             return
+        if isinstance(node, Opaque):  # code of an unreadable base class
+            raise UnsupportedConstruct(node.reason, self.loc(node))
         if isinstance(node, ast.Expr):
             if isinstance(node.value, ast.Constant):
                 return  # a docstring or a bare constant

@@ -53,7 +53,8 @@ def blank_object(model: ClassModel) -> dict[str, Val]:
 
 def class_defaults(model: ClassModel) -> dict[str, Val]:
     out: dict[str, Val] = {}
-    for stmt in model.node.body:
+    lineage = [b.node for b in reversed(model.bases) if b.node is not None] + [model.node]
+    for stmt in (s for node in lineage for s in node.body):
         target = value = None
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             target, value = stmt.target.id, stmt.value

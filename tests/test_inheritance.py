@@ -1,0 +1,149 @@
+"""Inheritance through the public interface: bases in other modules found without
+importing them, unreadable bases reported once and making only affected answers may,
+inherited actions selectable by --methods, and the CrossHair backend on a subclass."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bruteforce import brute_force_typestate
+from contractor.api import InferOptions, infer
+from contractor.cli import main
+from runtime_contracts import load_class
+from typestate_check import check, tool_transitions
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+BOOLS = [False, True]
+
+METER = textwrap.dedent('''\
+    class Meter(dict):
+        def __init__(self) -> None:
+            super().__init__()
+            self.on = False
+
+        def start(self) -> None:
+            """pre: not self.on"""
+            self.on = True
+
+        def stop(self) -> None:
+            """pre: self.on"""
+            self.on = False
+    ''')
+
+BASE = textwrap.dedent('''\
+    class Valve:
+        """inv: 0 <= self.flow <= 2"""
+
+        def __init__(self) -> None:
+            self.flow = 0
+
+        def open_more(self) -> None:
+            """pre: self.flow < 2"""
+            self.flow += 1
+
+        def shut(self) -> None:
+            """pre: self.flow > 0"""
+            self.flow = 0
+    ''')
+
+DERIVED = textwrap.dedent('''\
+    from .base import Valve
+    from . import base as b
+
+
+    class Mixin:
+        def purge(self) -> None:
+            """pre: self.flow == 2 and not self.purged"""
+            self.purged = True
+
+
+    class SafeValve(Mixin, b.Valve):
+        def __init__(self) -> None:
+            Valve.__init__(self)
+            self.purged = False
+
+        def shut(self) -> None:
+            super().shut()
+            self.purged = False
+    ''')
+
+
+def test_unreadable_base_is_reported_once_and_only_affected_answers_are_may(tmp_path: Path) -> None:
+    path = tmp_path / "meter.py"
+    path.write_text(METER)
+    ts = infer(f"{path}:Meter", InferOptions(backend="z3"))
+    cls = load_class(path, "Meter")
+    check(ts, brute_force_typestate(cls, {"on": BOOLS}), cls, {}, exact=False)
+    bases = [u for u in ts.unknowns if u.construct.startswith("base class")]
+    assert len(bases) == 1 and "dict" in bases[0].construct and bases[0].line == 1
+    got = tool_transitions(ts)
+    # start and stop do not reach dict's code: exact; the constructor does: may
+    assert got[(frozenset({"start"}), "start", frozenset({"stop"}))] == "must"
+    assert got[(frozenset({"stop"}), "stop", frozenset({"start"}))] == "must"
+    assert all(i.certainty == "may" and "dict" in (i.reason or "") for i in ts.initializations)
+
+
+def _package(tmp_path: Path) -> Path:
+    pkg = tmp_path / "plant"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(BASE)
+    (pkg / "valves.py").write_text(DERIVED)
+    return pkg
+
+
+def test_bases_in_other_modules_are_read_without_importing(tmp_path: Path) -> None:
+    pkg = _package(tmp_path)
+    ts = infer("plant.valves:SafeValve", InferOptions(backend="z3"), root=tmp_path)
+    assert "plant" not in sys.modules and "plant.base" not in sys.modules
+    assert set(ts.methods) == {"open_more", "purge", "shut"} and not ts.unknowns
+    sys.path.insert(0, str(tmp_path))
+    try:
+        cls = load_class(pkg / "valves.py", "SafeValve")
+    except ImportError:  # a relative import needs the package: import it as the package's module
+        import importlib
+        cls = importlib.import_module("plant.valves").SafeValve
+    finally:
+        sys.path.remove(str(tmp_path))
+    brute = brute_force_typestate(cls, {"flow": [0, 1, 2], "purged": BOOLS})
+    check(ts, brute, cls, {}, exact=True)
+    for name in [m for m in sys.modules if m == "plant" or m.startswith("plant.")]:
+        del sys.modules[name]
+
+
+def test_methods_option_names_an_inherited_action(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["infer", f"{SAMPLES / 'inherit_dimmer.py'}:Dimmer", "--backend", "z3",
+                                       "--methods", "switch_off,unlock", "--format", "json", "--quiet",
+                                       "--out", str(tmp_path), "--no-svg", "--no-html"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["methods"] == ["switch_off", "unlock"]
+
+
+def test_crosshair_backend_on_a_subclass_agrees_with_z3(tmp_path: Path) -> None:
+    """It gave an empty typestate: the model had neither the bases' fields nor __init__."""
+    target = f"{SAMPLES / 'inherit_diamond.py'}:LoggedFile"
+    xh = infer(target, InferOptions(backend="crosshair", crosshair_options={"cache_dir": str(tmp_path)}))
+    z3 = infer(target, InferOptions(backend="z3"))
+    assert len(xh.states) == 3 and tool_transitions(xh) == tool_transitions(z3)
+
+
+def test_strengthen_refuses_inherited_actions_and_leaves_the_base_alone(tmp_path: Path) -> None:
+    """Wrapping an inherited action in place would edit the base class; until overrides are
+    generated it is an error naming the method (exit 2, nothing written)."""
+    target = f"{SAMPLES / 'inherit_dimmer.py'}:Dimmer"
+    out = tmp_path / "out"
+    refused = CliRunner().invoke(main, ["strengthen", target, "--backend", "z3", "--out", str(out)])
+    assert refused.exit_code == 2 and "switch_off is inherited from Light" in refused.output
+    assert not out.exists()
+    done = CliRunner().invoke(main, ["strengthen", target, "--backend", "z3", "--out", str(out),
+                                     "--exclude", "switch_off"])
+    assert done.exit_code == 0, done.output
+    written = (out / "inherit_dimmer_strengthened.py").read_text()
+    light = written[written.index("class Light"):written.index("class Dimmer")]
+    assert "_typestate" not in light
