@@ -11,6 +11,7 @@ from pathlib import Path
 from contractor.backend import Backend, ProgressCallback
 from contractor.events import EventCallback
 from contractor.model import ClassModel, PreconditionMode
+from contractor.target import ResolvedTarget
 from contractor.typestate import Typestate
 
 
@@ -30,10 +31,15 @@ class InferOptions:
 
 def load_model(target: str, options: InferOptions = InferOptions(), root: Path | None = None) -> ClassModel:
     """Resolve `target` (file.py:Class, package.module:Class or Class) and read its contracts."""
-    from contractor.contracts import read_class
     from contractor.target import resolve
 
-    resolved = resolve(target, root or Path.cwd())
+    return load_resolved(resolve(target, root or Path.cwd()), options)
+
+
+def load_resolved(resolved: ResolvedTarget, options: InferOptions = InferOptions()) -> ClassModel:
+    """Read the contracts of a class already found (by `load_model` or `contractor.discover`)."""
+    from contractor.contracts import read_class
+
     mode = options.preconditions
     if mode is None and options.backend == "crosshair":
         mode = PreconditionMode.DECLARED  # CrossHair reads declared contracts only
@@ -79,5 +85,5 @@ def infer(target: str, options: InferOptions = InferOptions(), *, root: Path | N
     return infer_model(load_model(target, options, root), options, on_progress)
 
 
-__all__ = ["InferOptions", "infer", "infer_model", "load_model", "make_backend"]
+__all__ = ["InferOptions", "infer", "infer_model", "load_model", "load_resolved", "make_backend"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from contractor.typestate import Certainty, Finding, Unknown
+from contractor.typestate import Certainty, Finding, StateInvariant, Unknown
 
 Enabled = frozenset[str]
 
@@ -38,8 +38,9 @@ class Backend(Protocol):
     def findings(self) -> list[Finding]:
         """Per-method and per-class findings (never enabled, breaks invariant, ...)."""
 
-    def state_invariant(self, enabled: Enabled) -> str:
-        """A readable predicate characterising the objects of that abstract state."""
+    def state_invariant(self, enabled: Enabled) -> StateInvariant:
+        """A readable predicate characterising the objects of that abstract state, and its
+        executable Python form if there is one."""
 
     def unknowns(self) -> list[Unknown]:
         """Constructs that could not be translated (their queries became may-answers)."""

@@ -13,8 +13,25 @@ from collections import deque
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
 from contractor.events import EventCallback, InitializationFound, StateFound, TransitionFound
 from contractor.model import ClassModel
-from contractor.typestate import (Finding, FindingKind, Initialization, State, Stats, Transition, Typestate,
-                                  Unknown)
+from contractor.typestate import (
+    Finding,
+    FindingKind,
+    Initialization,
+    State,
+    StateInvariant,
+    Stats,
+    Transition,
+    Typestate,
+    Unknown,
+)
+
+
+def _state(sid: str, enabled: Enabled, invariant: StateInvariant | str, initial: bool) -> State:
+    """A state of the result; a backend giving its invariant as plain text gives no
+    executable form of it (strengthening then refuses where it would need one)."""
+    if isinstance(invariant, str):
+        invariant = StateInvariant(invariant, None)
+    return State(sid, tuple(sorted(enabled)), invariant.text, initial, executable=invariant.python)
 
 
 def _order(targets: list[Target]) -> list[Target]:
@@ -79,7 +96,7 @@ def explore(
     exploration_queries = sum(backend.queries().values())
     initial_ids = {i.target for i in inits}
     states = tuple(
-        State(sid, tuple(sorted(enabled)), backend.state_invariant(enabled), sid in initial_ids)
+        _state(sid, enabled, backend.state_invariant(enabled), sid in initial_ids)
         for enabled, sid in sorted(ids.items(), key=lambda kv: int(kv[1][1:]))
     )
     findings = list(backend.findings()) if complete else []

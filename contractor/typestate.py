@@ -16,12 +16,42 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
+class StateInvariant:
+    """What characterises the objects of one abstract state, for readers and for code.
+
+    `text` is for people (Python syntax where possible); `python` is a Python expression
+    over `self`, evaluable in the class's module, that holds (for objects meeting the
+    class invariant) exactly in this state, or None when there is no such expression
+    (say, a method whose precondition depends on its arguments is enabled in some states).
+    """
+
+    text: str
+    python: str | None
+
+
+def _legacy_executable(invariant: str) -> str | None:
+    """The executable form of a state invariant read from a typestate.json written before the
+    "executable" key existed: such files meant their invariants to be Python over `self`,
+    except the display-only `enabled(m)` / `exists x:` forms."""
+    import ast
+
+    if not invariant.strip() or "enabled(" in invariant or "exists " in invariant:
+        return None
+    try:
+        ast.parse(invariant, mode="eval")
+    except SyntaxError:
+        return None
+    return invariant
+
+
+@dataclass(frozen=True)
 class State:
     id: str
     enabled: tuple[str, ...]  # sorted
     invariant: str  # readable predicate over the fields (Python syntax where possible)
     initial: bool = False
     witnessed: bool = False  # reached by a concrete call sequence found by the solver
+    executable: str | None = None  # the invariant as evaluable Python over self, if there is one
 
 
 @dataclass(frozen=True)
@@ -172,7 +202,7 @@ class Typestate:
             "initial": list(self.initial),
             "states": [
                 {"id": s.id, "enabled": list(s.enabled), "invariant": s.invariant,
-                 "initial": s.initial, "witnessed": s.witnessed}
+                 "executable": s.executable, "initial": s.initial, "witnessed": s.witnessed}
                 for s in self.states
             ],
             "transitions": [asdict(t) for t in self.transitions],
@@ -192,7 +222,8 @@ class Typestate:
             constructors=tuple(data.get("constructors", ["__init__"])),
             states=tuple(
                 State(s["id"], tuple(s["enabled"]), s.get("invariant", ""),
-                      s.get("initial", s["id"] in data.get("initial", ())), s.get("witnessed", False))
+                      s.get("initial", s["id"] in data.get("initial", ())), s.get("witnessed", False),
+                      s["executable"] if "executable" in s else _legacy_executable(s.get("invariant", "")))
                 for s in data["states"]
             ),
             transitions=tuple(Transition(**t) for t in data["transitions"]),

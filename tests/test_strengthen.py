@@ -5,6 +5,7 @@ golden files per dialect (refresh: CONTRACTOR_UPDATE_GOLDEN=1), source surgery a
 from __future__ import annotations
 
 import ast
+import copy
 import enum
 import importlib.util
 import itertools
@@ -148,7 +149,10 @@ def fields(obj, *, state: bool = False) -> dict:
 def arguments(data, model, module, method: str, obj=None, *, meet_pre: bool = True) -> dict | None:
     """Arguments meeting `method`'s preconditions (None if 20 tries find none), or any."""
     m = model.methods[method]
-    kinds = {"int": st.integers(-2, 6), "bool": st.booleans(), "float": st.floats(-2, 6), "str": st.text(max_size=3)}
+    small = st.integers(-2, 6)
+    kinds = {"int": small, "bool": st.booleans(), "float": st.floats(-2, 6), "str": st.text(max_size=3),
+             "list": st.lists(small, max_size=4), "set": st.sets(small, max_size=4),
+             "dict": st.dictionaries(small, small, max_size=3)}
     for _ in range(20):
         args = {}
         for p in m.params:
@@ -179,7 +183,9 @@ def run_sequence(data, model, ts, original, strengthened, dialect):
     ctor_args = arguments(data, model, original, "__init__")
     if ctor_args is None:
         return
-    o, s = original.__dict__[model.name](**ctor_args), strengthened.__dict__[model.name](**ctor_args)
+    # each object gets its own copy of mutable arguments (a list one mutates is not the other's)
+    o = original.__dict__[model.name](**copy.deepcopy(ctor_args))
+    s = strengthened.__dict__[model.name](**copy.deepcopy(ctor_args))
     assert fields(o) == fields(s) and holds(ts, s)
     for _ in range(data.draw(st.integers(0, 12))):
         enabled = ts.state(s._typestate.name).enabled
@@ -198,7 +204,8 @@ def run_sequence(data, model, ts, original, strengthened, dialect):
         args = arguments(data, model, original, method, o)
         if args is None:
             continue
-        got = outcome(lambda: getattr(o, method)(**args)), outcome(lambda: getattr(s, method)(**args))
+        got = (outcome(lambda: getattr(o, method)(**copy.deepcopy(args))),
+               outcome(lambda: getattr(s, method)(**copy.deepcopy(args))))
         assert got[0] == got[1], f"{method}({args})"
         assert fields(o) == fields(s), f"after {method}({args})"
         if got[0][0] == "raised":
@@ -207,9 +214,10 @@ def run_sequence(data, model, ts, original, strengthened, dialect):
 
 
 def holds(ts: Typestate, obj) -> bool:
-    """Whether `obj` satisfies the invariant of the state its state field names."""
+    """Whether `obj` satisfies the invariant of the state its state field names (where the
+    invariant has an executable form)."""
     scope = {**vars(sys.modules[type(obj).__module__]), "self": obj}
-    return eval(ts.state(obj._typestate.name).invariant or "True", scope)
+    return eval(ts.state(obj._typestate.name).executable or "True", scope)
 
 
 _modules: dict[tuple[str, str], object] = {}
@@ -372,8 +380,12 @@ def test_bad_typestates_are_input_errors(tmp_path):
         strengthen(model, partial)
     path = write(tmp_path, GATE, "gate.py")
     broken = hand_typestate("Gate", {**GATE_STATES, "S2": (("drop", "lift"), "self.level >")}, GATE_TRANSITIONS)
+    with pytest.raises(InputError, match="cannot strengthen: .*state S2 .*no Python expression"):
+        strengthen(api.load_model(f"{path}:Gate"), broken)  # no executable form (typestate.json of old)
+    data = broken.to_dict()
+    data["states"][1]["executable"] = "self.level >"
     with pytest.raises(InputError, match="invariant of state S2 .* is not a Python expression"):
-        strengthen(api.load_model(f"{path}:Gate"), broken)
+        strengthen(api.load_model(f"{path}:Gate"), Typestate.from_dict(data))
 
 
 @pytest.mark.parametrize("docstring", [
@@ -411,7 +423,7 @@ def test_command_writes_what_the_api_returns(tmp_path, monkeypatch):
     written = tmp_path / "door_strengthened.py"
     assert result.output == f"Wrote {written}\n"
     assert written.read_text() == strengthen(golden_model("door"), golden_typestate("door"), "deal", origin=source)
-    assert output_path(golden_model("door")) == Path("output/Door/door_strengthened.py")
+    assert output_path(golden_model("door")) == Path("output/tests.golden.strengthen.door.Door/door_strengthened.py")
 
 
 @pytest.mark.parametrize("typestate, message", [

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from contractor.backend import Backend, Enabled, Target
-from contractor.typestate import Finding, Unknown
+from contractor.typestate import Finding, StateInvariant, Unknown
 
 
 class AutoBackend:
@@ -70,7 +70,7 @@ class AutoBackend:
         extra = self._crosshair.findings() if self._crosshair is not None else []
         return list(self.z3.findings()) + list(extra)
 
-    def state_invariant(self, enabled: Enabled) -> str:
+    def state_invariant(self, enabled: Enabled) -> StateInvariant:
         return self.z3.state_invariant(enabled)
 
     def unknowns(self) -> list[Unknown]:

@@ -19,7 +19,8 @@ from contractor.crosshair_backend.harness import Outcome, search
 from contractor.crosshair_backend.program import Program
 from contractor.crosshair_backend.queries import Goal, Probes, initial_goal, transition_goal
 from contractor.model import ClassModel
-from contractor.typestate import Finding, FindingKind, Unknown
+from contractor.state_invariants import precondition_invariant
+from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 
 NAME = "crosshair"
 MAX_UNUSABLE = 2  # examples that do not replay as a new target before the search counts as incomplete
@@ -193,16 +194,8 @@ class CrosshairBackend:
     def findings(self) -> list[Finding]:
         return list(self._findings)
 
-    def state_invariant(self, enabled: Enabled) -> str:
-        parts = [f"({c.text})" if len(self.model.invariants) > 1 or self.model.actions else c.text
-                 for c in self.model.invariants]  # `a or b` and `c`: parenthesised
-        for q in self.model.actions:
-            method = self.model.methods[q]
-            pre = " and ".join(f"({c.text})" for c in method.preconditions) or "True"
-            if method.params:
-                pre = f"exists {', '.join(p.name for p in method.params)}: {pre}"
-            parts.append((f"({pre})" if method.params else pre) if q in enabled else f"not ({pre})")
-        return " and ".join(parts) or "True"
+    def state_invariant(self, enabled: Enabled) -> StateInvariant:
+        return precondition_invariant(self.model, enabled)
 
     def unknowns(self) -> list[Unknown]:
         return []

@@ -39,12 +39,15 @@ def strengthen(model: ClassModel, typestate: Typestate, dialect: Dialect | None 
     text = rewrite(model, table, chosen)
     head = header(__version__, origin or f"{model.path}:{model.name}", model.name, chosen,
                   len(table.states), table.transitions)
-    return finish(text, model.path, head)
+    return finish(text, model.path, head, original=model.source)
 
 
 def output_path(model: ClassModel, out_dir: Path = Path("output")) -> Path:
-    """Where `contractor strengthen` writes by default: <out>/<Class>/<module>_strengthened.py."""
-    return out_dir / model.name / f"{Path(model.path).stem}_strengthened.py"
+    """Where `contractor strengthen` writes by default:
+    <out>/<module path>.<Class>/<module>_strengthened.py (the folder `contractor infer` writes to)."""
+    from contractor.discover import module_qualified
+
+    return out_dir / module_qualified(model.path, model.name) / f"{Path(model.path).stem}_strengthened.py"
 
 
 __all__ = ["StateTable", "build_table", "default_dialect", "output_path", "strengthen"]

@@ -9,9 +9,18 @@ from pathlib import Path
 import click
 
 from contractor import api
+from contractor.cli_options import (
+    analysis_options,
+    class_settings,
+    command_line_layer,
+    infer_options,
+    project_config,
+)
+from contractor.discover import qualified_name
 from contractor.errors import InputError, Location
 from contractor.model import DIALECTS
 from contractor.strengthen import output_path, strengthen
+from contractor.target import resolve
 from contractor.typestate import Typestate
 
 EXIT_ERROR = 2
@@ -40,8 +49,13 @@ def read_typestate(path: Path) -> Typestate:
                          Location(str(path), 1), "--from") from None
 
 
-def _names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(n.strip() for v in values for n in v.split(",") if n.strip())
+def may_transitions(typestate: Typestate) -> list[str]:
+    """The undecided moves a strengthened class allows, as `S1 --m--> S2 (reason)`."""
+    moves = [(f"{i.constructor} -> {i.target}", i.reason) for i in typestate.initializations
+             if i.certainty == "may"]
+    moves += [(f"{t.source} --{t.method}--> {t.target}", t.reason) for t in typestate.transitions
+              if t.certainty == "may"]
+    return [f"{move} ({reason})" if reason else move for move, reason in moves]
 
 
 @click.command("strengthen", epilog=EPILOG)
@@ -49,18 +63,14 @@ def _names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) 
 @click.option("--from", "from_", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Use this typestate.json (from `contractor infer`) instead of inferring the typestate.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder to write <module>_strengthened.py into [default: output/<ClassName>/].")
+              help="Folder to write <module>_strengthened.py into [default: output/<module path>.<Class>/].")
 @click.option("--dialect", type=click.Choice(DIALECTS), default=None,
               help="Contract dialect of the added checks [default: the class's own].")
-@click.option("--methods", multiple=True, callback=_names, metavar="A,B,...",
-              help="The actions (as for `contractor infer`) [default: public methods].")
-@click.option("--exclude", multiple=True, callback=_names, metavar="A,B,...",
-              help="Methods to leave out of the actions.")
-@click.option("--backend", type=click.Choice(["z3", "crosshair", "auto"]), default="z3", show_default=True,
-              help="Backend inferring the typestate when --from is not given.")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-def strengthen_command(target: str, from_: Path | None, out: Path | None, dialect: str | None,
-                       methods: tuple[str, ...], exclude: tuple[str, ...], backend: str, quiet: bool) -> None:
+@analysis_options
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success (no may-transition warning either).")
+@click.pass_context
+def strengthen_command(ctx: click.Context, target: str, from_: Path | None, out: Path | None,
+                       dialect: str | None, quiet: bool, **analysis: object) -> None:
     """Write TARGET's module with the class enforcing its typestate at run time.
 
     The class gains a state enum, a state field set by its constructors, and per action
@@ -68,13 +78,22 @@ def strengthen_command(target: str, from_: Path | None, out: Path | None, dialec
     the typestate allows) and the state update, in the class's contract dialect or
     --dialect. A client calling an action its state does not enable fails before the
     action changes anything, with a message naming the calls that would enable it.
+
+    The typestate is inferred as `contractor infer` does (same backend and options,
+    [tool.contractor] in pyproject.toml included) unless --from gives one. May-transitions
+    (moves the solver could not decide) are kept, so no call the class allows is refused;
+    a warning lists them.
     """
-    options = api.InferOptions(backend=backend, methods=methods or None, exclude=exclude)
     try:
-        model = api.load_model(target, options)
+        resolved = resolve(target, Path.cwd())
+        settings = class_settings(project_config(), command_line_layer(ctx), resolved.name,
+                                  qualified_name(resolved))
+        options = infer_options(settings)
+        model = api.load_resolved(resolved, options)
         typestate = read_typestate(from_) if from_ else api.infer_model(model, options)
-        text = strengthen(model, typestate, dialect, origin=str(from_) if from_ else None)
-        path = output_path(model) if out is None else out / output_path(model).name
+        text = strengthen(model, typestate, settings.dialect, origin=str(from_) if from_ else None)
+        folder = settings.out
+        path = output_path(model) if folder is None else folder / output_path(model).name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
@@ -83,5 +102,11 @@ def strengthen_command(target: str, from_: Path | None, out: Path | None, dialec
     except InputError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_ERROR)
-    if not quiet:
-        click.echo(f"Wrote {path}")
+    if quiet:
+        return
+    may = may_transitions(typestate)
+    if may:
+        click.echo(f"warning: {path} allows {len(may)} may-transition{'s' * (len(may) != 1)} the solver "
+                   "could not decide (kept, so that no call the class allows is refused): "
+                   + "; ".join(may), err=True)
+    click.echo(f"Wrote {path}")

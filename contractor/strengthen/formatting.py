@@ -1,6 +1,14 @@
-"""Finishing a strengthened module: black formatting, a compile check and the header comment."""
+"""Finishing a strengthened module: black formatting of the generated lines only, a compile
+check and the header comment.
+
+Every line of the user's module that the strengthening keeps is kept byte for byte:
+black sees only the line ranges the generator wrote (found by diffing against the
+original), so the user's own formatting is never changed.
+"""
 
 from __future__ import annotations
+
+import difflib
 
 import black
 
@@ -17,10 +25,24 @@ def header(version: str, origin: str, class_name: str, dialect: str, states: int
     )
 
 
-def finish(text: str, path: str, head: str) -> str:
-    """`text` formatted with black, checked to compile, with `head` on top (after a shebang/encoding line)."""
+def generated_lines(original: str, text: str) -> list[tuple[int, int]]:
+    """1-based inclusive line ranges of `text` that are not lines of `original` kept in place."""
+    matcher = difflib.SequenceMatcher(None, original.splitlines(), text.splitlines(), autojunk=False)
+    return [(j1 + 1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("replace", "insert")]
+
+
+def finish(text: str, path: str, head: str, original: str | None = None) -> str:
+    """`text` (the user's `original` module with generated code spliced in) with its generated
+    lines formatted by black, checked to compile, with `head` on top (after a
+    shebang/encoding line). Without `original`, black formats the whole text."""
     try:
-        formatted = black.format_str(text, mode=black.Mode())
+        ranges = generated_lines(original, text) if original is not None else []
+        if original is None:
+            formatted = black.format_str(text, mode=black.Mode())
+        elif ranges:
+            formatted = black.format_str(text, mode=black.Mode(), lines=ranges)
+        else:
+            formatted = text
     except black.InvalidInput as e:  # a bug of the generator, not of the user's input
         raise ContractorError(f"strengthening {path} produced code that does not parse: {e}") from e
     lines = formatted.splitlines(keepends=True)

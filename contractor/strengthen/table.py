@@ -130,12 +130,18 @@ def build_table(typestate: Typestate, actions: tuple[str, ...] | None = None) ->
 
 
 def _check_invariant(state: State) -> None:
+    """The state's invariant must be executable: a call that can lead to several states
+    evaluates it to choose the new one."""
     where = f"state {state.id} (enabled: {', '.join(state.enabled) or 'nothing'})"
-    if not state.invariant.strip():
-        raise InputError(f"{where} has no invariant, but a non-deterministic transition needs it "
-                         "to choose the new state", construct="state invariant")
+    if state.executable is None or not state.executable.strip():
+        shown = f" (it is only known as {state.invariant!r})" if state.invariant.strip() else ""
+        raise InputError(
+            f"cannot strengthen: a call can lead to {where} or another state, and no Python "
+            f"expression over the object's fields tells {state.id} apart{shown}; the generated class "
+            "could not choose its new state (give the methods parameter-free preconditions over "
+            "fields, or exclude the methods with --exclude)", construct="state invariant")
     try:
-        ast.parse(state.invariant, mode="eval")
+        ast.parse(state.executable, mode="eval")
     except SyntaxError as e:
-        raise InputError(f"the invariant of {where} is not a Python expression: {state.invariant!r} ({e.msg})",
+        raise InputError(f"the invariant of {where} is not a Python expression: {state.executable!r} ({e.msg})",
                          construct="state invariant") from None

@@ -16,7 +16,8 @@ import z3
 from contractor.backend import Enabled, Target
 from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
-from contractor.typestate import Finding, FindingKind, Unknown
+from contractor.state_invariants import precondition_invariant
+from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
@@ -71,14 +72,18 @@ class Z3Backend:
                 return found
         return self.enumerate(method, source)
 
-    def state_invariant(self, enabled: Enabled) -> str:
+    def state_invariant(self, enabled: Enabled) -> StateInvariant:
         """A Python predicate on `self` that, for objects meeting the class invariant,
-        holds exactly in this state."""
+        holds exactly in this state (z3's, else one read off the preconditions)."""
+        text = self._printed_invariant(enabled)
+        return StateInvariant(text, text) if text is not None else precondition_invariant(self.model, enabled)
+
+    def _printed_invariant(self, enabled: Enabled) -> str | None:
         if self._printer is None:
             self._printer = PyPrinter(self.sem.fields)
         printer = self._printer
         if self.sem.quantified:
-            return self.textual_invariant(enabled)
+            return None
         try:
             lits = self.reuse.state_literals(enabled) if self.reuse is not None else None
             if lits is None:
@@ -102,12 +107,7 @@ class Z3Backend:
                 return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"
         except (NotPrintable, z3.Z3Exception):
             pass
-        return self.textual_invariant(enabled)
-
-    def textual_invariant(self, enabled: Enabled) -> str:
-        on = " and ".join(f"enabled({m})" for m in sorted(enabled)) or "True"
-        off = " and ".join(f"not enabled({m})" for m in sorted(set(self.model.actions) - enabled))
-        return f"{on} and {off}" if off else on
+        return None
 
     def _count(self) -> None:
         self.n_queries += 1

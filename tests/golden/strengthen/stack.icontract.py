@@ -8,6 +8,7 @@
 import enum
 import icontract
 
+
 try:
     from contractor import TypestateError
 except ImportError:  # the strengthened module also runs without contractor installed
@@ -97,15 +98,11 @@ def _bounded_stack_not_enabled(state: BoundedStackState, method: str) -> str:
     return f"{message}; no call sequence enables it from there"
 
 
-@icontract.invariant(
-    lambda self: 0 <= self.size <= self.capacity, "size within capacity"
-)
+@icontract.invariant(lambda self: 0 <= self.size <= self.capacity, "size within capacity")
 class BoundedStack:
     """A stack of plates that holds at most `capacity` of them."""
 
-    @icontract.require(
-        lambda capacity: capacity >= 1, "a stack holds at least one plate"
-    )
+    @icontract.require(lambda capacity: capacity >= 1, "a stack holds at least one plate")
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self.size = 0
