@@ -11,7 +11,12 @@ import time
 from collections import deque
 
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
-from contractor.events import EventCallback, InitializationFound, StateFound, TransitionFound
+from contractor.events import (
+    EventCallback,
+    InitializationFound,
+    StateFound,
+    TransitionFound,
+)
 from contractor.model import ClassModel
 from contractor.typestate import (
     Finding,

@@ -14,10 +14,19 @@ from dataclasses import asdict
 
 from contractor.backend import Enabled, Target
 from contractor.crosshair_backend.cache import DiskCache
-from contractor.crosshair_backend.concrete import Replay, replay_initial, replay_transition
+from contractor.crosshair_backend.concrete import (
+    Replay,
+    replay_initial,
+    replay_transition,
+)
 from contractor.crosshair_backend.harness import Outcome, search
 from contractor.crosshair_backend.program import Program
-from contractor.crosshair_backend.queries import Goal, Probes, initial_goal, transition_goal
+from contractor.crosshair_backend.queries import (
+    Goal,
+    Probes,
+    initial_goal,
+    transition_goal,
+)
 from contractor.model import ClassModel
 from contractor.state_invariants import precondition_invariant
 from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
