@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlparse
@@ -15,7 +16,7 @@ import pytest
 from contractor import api
 from contractor.view.server import running
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES
+from view_helpers import BAD, ROOT, SAMPLES, slow_analyse
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -62,15 +63,31 @@ def browse(monkeypatch):
         yield open_view
 
 
+def _until(condition, timeout: float = 60) -> None:
+    """Poll `condition` (page.wait_for_function would need eval, which the page's CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
 def _scale(page) -> float:
     return float(page.get_attribute("#canvas", "data-scale"))
 
 
 def test_door_in_the_browser(browse, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
-    page, blocked = browse(SAMPLES, watch=False)
+    page, blocked = browse(SAMPLES, watch=False, render_interval=0, worker=slow_analyse)
     page.click(".class-item[data-target='samples/door.py:Door']")
+    # live: rows and diagrams arrive while the exploration runs (slowed to ~2 s here)
+    _until(lambda: page.get_attribute("body", "data-status") == "running"
+           and page.locator("#states tbody tr").count() >= 2
+           and page.locator("#canvas g.node.state").count() >= 1)
+    assert page.inner_text("#progress").startswith(("exploring", "reading"))
+    assert not page.is_disabled("#stop")
     page.wait_for_selector("body[data-status=done]", state="attached", timeout=60_000)
+    assert int(page.get_attribute("#canvas", "data-redraws")) >= 3
+    assert page.is_disabled("#stop")
 
     # the diagram and the tables hold the door's 6 states and 15 transitions
     assert page.locator("#canvas g.node.state").count() == 6

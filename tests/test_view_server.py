@@ -20,7 +20,7 @@ from contractor.outputs import to_mermaid
 from contractor.typestate import Typestate
 from contractor.view.server import CSP, bind, running
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, flags_source, get, get_json, post, read_events, wait_status
+from view_helpers import BAD, ROOT, SAMPLES, get, get_json, post, read_events, slow_analyse, wait_status
 
 Z3 = api.InferOptions(backend="z3")
 STATIC = ROOT / "contractor" / "view" / "static"
@@ -109,35 +109,50 @@ def test_door_live_events_and_final_typestate_equal_infer(serve, monkeypatch):
     assert get(base + "api/source?path=" + str(ROOT / "contractor" / "api.py"))[0] == 404
 
 
-def test_the_diagram_is_redrawn_as_the_typestate_grows(serve, tmp_path, monkeypatch):
-    (tmp_path / "flags.py").write_text(flags_source(3))
-    monkeypatch.chdir(tmp_path)
-    base = serve(tmp_path, watch=False, render_interval=0)
-    run = post(base + "api/run", {"target": "flags.py:Flags"})[1]["run"]
+def test_the_diagram_is_redrawn_as_the_typestate_grows(serve, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    base = serve(SAMPLES, watch=False, render_interval=0, worker=slow_analyse)  # ~2 s for the door
+    run = post(base + "api/run", {"target": "samples/door.py:Door"})[1]["run"]
     wait_status(base, run, {"done"})
     streamed = [e for e in read_events(base, lambda e: e["type"] == "done") if e["type"] == "diagram"]
     assert len(streamed) == 1 and streamed[0]["final"] is True  # a late reader gets the latest only
     # every redraw, in the session's log: the diagram grew while the exploration ran
     redraws = [e for e in serve.sessions[0].log.since(0) if e["type"] == "diagram"]
     counts = [e["svg"].count('class="node state') for e in redraws]
-    assert len(counts) >= 3 and counts == sorted(counts) and counts[0] < 8 and counts[-1] == 8
+    edges = [e["svg"].count('class="edge transition') for e in redraws]
+    assert len(counts) >= 3 and counts == sorted(counts) and counts[0] < 6 and counts[-1] == 6, counts
+    assert edges == sorted(edges) and edges[-1] == 15
     assert [e["final"] for e in redraws] == [False] * (len(redraws) - 1) + [True]
 
 
-def test_stop_keeps_the_partial_typestate(serve, tmp_path, monkeypatch):
-    (tmp_path / "flags.py").write_text(flags_source(8))
-    monkeypatch.chdir(tmp_path)
-    base = serve(tmp_path, watch=False)
-    run = post(base + "api/run", {"target": "flags.py:Flags"})[1]["run"]
+def test_stop_keeps_the_partial_typestate(serve, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    base = serve(SAMPLES, watch=False, worker=slow_analyse)
+    run = post(base + "api/run", {"target": "samples/door.py:Door"})[1]["run"]
     read_events(base, lambda e: e["type"] == "transition" and e["index"] >= 3)
     started = time.monotonic()
     assert post(base + "api/stop")[1] == {"run": run}
     status = wait_status(base, run, {"stopped"}, timeout=20)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 5
     done = read_events(base, lambda e: e["type"] == "done")[-1]
     assert done["status"] == "stopped" and done["typestate"]["complete"] is False
-    assert 0 < status["states"] < 256 and status["transitions"] == len(done["typestate"]["transitions"])
+    assert 4 <= status["transitions"] < 15 and status["transitions"] == len(done["typestate"]["transitions"])
+    assert any(f["kind"] == "incomplete" for f in done["typestate"]["findings"])
     assert get_json(base + "api/export/typestate.json")["complete"] is False
+
+
+def test_a_new_run_replaces_a_running_one(serve, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    base = serve(SAMPLES, watch=False, worker=slow_analyse)
+    first = post(base + "api/run", {"target": "samples/door.py:Door"})[1]["run"]
+    read_events(base, lambda e: e["type"] == "state")
+    second = post(base + "api/run", {"target": "samples/turnstile.py:Turnstile"})[1]["run"]
+    assert second == first + 1
+    wait_status(base, second, {"done"})
+    events = read_events(base, lambda e: e["type"] == "done" and e["run"] == second, start=0)
+    old = [e for e in events if e["run"] == first]
+    assert old[-1]["type"] in ("stopping", "done", "diagram")  # the first run was told to stop
+    assert get_json(base + "api/export/typestate.json")["class"] == "Turnstile"
 
 
 def test_editing_the_source_analyses_it_again(serve, tmp_path, monkeypatch):

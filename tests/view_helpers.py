@@ -31,18 +31,6 @@ class Bad:
 '''
 
 
-def flags_source(n: int) -> str:
-    """A class with n independent boolean flags: 2**n states, slow enough to stop midway."""
-    lines = ["class Flags:", "    def __init__(self) -> None:"]
-    lines += [f"        self.f{i} = False" for i in range(n)]
-    for i in range(n):
-        lines += [f"    def set{i}(self) -> None:", '        """', f"        pre: not self.f{i}", '        """',
-                  f"        self.f{i} = True",
-                  f"    def clear{i}(self) -> None:", '        """', f"        pre: self.f{i}", '        """',
-                  f"        self.f{i} = False"]
-    return "\n".join(lines) + "\n"
-
-
 def get(url: str):
     """(status, body, headers); the headers are looked up case-insensitively."""
     try:
@@ -91,3 +79,25 @@ def read_events(base: str, until, start: int = 0, timeout: float = 60) -> list[d
                 if until(events[-1]):
                     return events
     raise AssertionError("the event stream ended early")
+
+
+class _SlowConn:
+    """A worker's pipe that pauses after each state or transition it sends."""
+
+    def __init__(self, conn, delay: float) -> None:
+        self.conn, self.delay = conn, delay
+
+    def send(self, message: dict) -> None:
+        self.conn.send(message)
+        if message["type"] in ("state", "transition"):
+            time.sleep(self.delay)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def slow_analyse(target, root, options, conn, stop) -> None:
+    """The real worker, slowed to 0.1 s per state or transition (a child-process entry point)."""
+    from contractor.view.worker import analyse
+
+    analyse(target, root, options, _SlowConn(conn, 0.1), stop)

@@ -2,8 +2,8 @@
 the live diagram.
 
 A run is one worker process (see `worker`) plus a pump thread that reads its messages,
-keeps the `LiveTypestate`, appends page events to the session's `EventLog` and redraws
-the diagram at most every `render_interval` seconds. Starting a run stops the previous
+keeps the `LiveTypestate`, appends page events to the session's `EventLog`; a drawing thread
+redraws the diagram at most every `render_interval` seconds. Starting a run stops the previous
 one; `stop` asks the worker to end at its next event (the partial typestate is kept)
 and ends the process if it does not within `STOP_GRACE` seconds.
 """
@@ -16,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from contractor import api
 from contractor.outputs.diagram import draw_svg
@@ -76,6 +76,7 @@ class Run:
     process: Any = None
     stop_event: Any = None
     finished: threading.Event = field(default_factory=threading.Event)
+    drawing: threading.Lock = field(default_factory=threading.Lock)  # one diagram at a time
 
     def typestate(self) -> Typestate:
         return self.final if self.final is not None else self.live.typestate()
@@ -85,8 +86,12 @@ class Session:
     """Everything one `contractor view` server shows; created once per server."""
 
     def __init__(self, root: Path, options: api.InferOptions = api.InferOptions(), *,
-                 render_interval: float = 0.3, watch: bool = True) -> None:
+                 render_interval: float = 0.3, watch: bool = True,
+                 worker: Callable[..., None] = analyse) -> None:
+        """`worker` is the child's entry point (`worker.analyse`'s signature); tests pass a
+        slowed-down one to watch the live updates."""
         self.root = root
+        self.worker = worker
         self.options = options
         self.render_interval = render_interval
         self.log = EventLog()
@@ -112,7 +117,7 @@ class Session:
             run.stop_event = self._mp.Event()
             root = str(Path.cwd())  # targets are read as `contractor infer` reads them
             run.process = self._mp.Process(
-                target=analyse, args=(target, root, self.options, child, run.stop_event),
+                target=self.worker, args=(target, root, self.options, child, run.stop_event),
                 name=f"contractor-view-run-{run.id}", daemon=True)
             run.process.start()
             child.close()
@@ -157,22 +162,21 @@ class Session:
     def _emit(self, run: Run, event: dict[str, Any]) -> None:
         self.log.append({**event, "run": run.id})
 
-    # The pump: one thread per run, reading the worker's messages.
+    # The pump: one thread per run, reading the worker's messages; a second thread draws.
     def _pump(self, run: Run, conn) -> None:
-        dirty, last_render = False, 0.0
+        changed = threading.Event()
+        threading.Thread(target=self._draw_loop, args=(run, changed), daemon=True,
+                         name=f"contractor-view-draw-{run.id}").start()
         try:
             while True:
-                if conn.poll(0.1):
-                    try:
-                        message = conn.recv()
-                    except (EOFError, OSError):
-                        break
-                    dirty |= self._handle(run, message)
-                    if run.status not in (RunStatus.RUNNING, RunStatus.STOPPING):
-                        return
-                if dirty and time.monotonic() - last_render >= self.render_interval:
-                    self._render(run, final=False)
-                    dirty, last_render = False, time.monotonic()
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    break
+                if self._handle(run, message):
+                    changed.set()
+                if run.status not in (RunStatus.RUNNING, RunStatus.STOPPING):
+                    return
             # The worker ended without a last word: stopped by force, or crashed.
             run.process.join(timeout=5)
             if run.status is RunStatus.STOPPING:
@@ -232,13 +236,31 @@ class Session:
                          "tooltips": tooltips(ts), "always_enabled": list(ts.always_enabled),
                          "seconds": round(time.monotonic() - run.started, 2)})
 
+    def _draw_loop(self, run: Run, changed: threading.Event) -> None:
+        """Redraw the partial typestate when it changed, at most every `render_interval`
+        seconds (or twice the last drawing's time, so a big graph never floods the page),
+        until the run finishes (its final diagram is drawn by `_finish`)."""
+        pause = self.render_interval
+        while not run.finished.is_set():
+            if not changed.wait(0.1):
+                continue
+            changed.clear()
+            began = time.monotonic()
+            self._render(run, final=False)
+            pause = max(self.render_interval, 2 * (time.monotonic() - began))
+            run.finished.wait(pause)
+
     def _render(self, run: Run, *, final: bool) -> None:
-        try:
-            run.svg = inline_svg(draw_svg(run.typestate()))
-        except Exception as exc:  # a drawing failure must not end the run: say so in the page
-            self._emit(run, {"type": "error", "message": f"cannot draw the diagram: {exc}"})
-            return
-        self._emit(run, {"type": "diagram", "svg": run.svg, "final": final})
+        with run.drawing:
+            if not final and run.final is not None:
+                return  # the final diagram is drawn (or about to be): a partial one would be stale
+            try:
+                svg = inline_svg(draw_svg(run.typestate()))
+            except Exception as exc:  # a drawing failure must not end the run: say so in the page
+                self._emit(run, {"type": "error", "message": f"cannot draw the diagram: {exc}"})
+                return
+            run.svg = svg
+            self._emit(run, {"type": "diagram", "svg": svg, "final": final})
 
 
 __all__ = ["EventLog", "Run", "RunStatus", "STOP_GRACE", "Session"]

@@ -94,6 +94,7 @@ function startRun(ev) {
   $("#states tbody").replaceChildren();
   $("#transitions tbody").replaceChildren();
   $("#canvas").replaceChildren();
+  $("#canvas").dataset.redraws = 0;
   $("#diagram-empty").hidden = false;
   setIssues("#findings", [], "#finding-count");
   setIssues("#unknowns", [], "#unknown-count");
@@ -276,6 +277,7 @@ function onDiagram(ev) {
   for (const title of svg.querySelectorAll("title")) title.remove();
   for (const a of svg.querySelectorAll("a")) a.removeAttribute("xlink:title");
   view.hasDiagram = true;
+  canvas.dataset.redraws = Number(canvas.dataset.redraws || 0) + 1;
   $("#diagram-empty").hidden = true;
   $("#export-svg").classList.remove("disabled");
   if (!view.zoom.moved) fit(); else applyZoom();
