@@ -131,6 +131,12 @@ class Stats:
     exploration_queries: int = 0  # those asked by the exploration itself (the rest: findings, readable invariants)
 
 
+def _shallow(item) -> dict[str, Any]:
+    """A dataclass's fields as a dict, its values shared (asdict deep-copies every witness,
+    which took seconds on typestates of ten thousand transitions)."""
+    return {name: getattr(item, name) for name in item.__dataclass_fields__}
+
+
 @dataclass(frozen=True)
 class Typestate:
     class_name: str
@@ -205,8 +211,8 @@ class Typestate:
                  "executable": s.executable, "initial": s.initial, "witnessed": s.witnessed}
                 for s in self.states
             ],
-            "transitions": [asdict(t) for t in self.transitions],
-            "initializations": [asdict(i) for i in self.initializations],
+            "transitions": [_shallow(t) for t in self.transitions],
+            "initializations": [_shallow(i) for i in self.initializations],
             "findings": [asdict(f) for f in self.findings],
             "unknowns": [asdict(u) for u in self.unknowns],
             "complete": self.complete,

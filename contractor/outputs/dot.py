@@ -23,6 +23,9 @@ WRAP = 28  # characters per line of a node's method list
 # Beyond this many transitions the layout is neato's instead of dot's: dot lays out edge
 # labels as extra nodes, which takes minutes for a few hundred labelled edges (neato: seconds).
 LARGE = 80
+# Beyond this many edges a transition's tooltip is just `S1 --m--> S2` (no witness): such
+# a graph is not drawn (see `diagram`), and the witnesses are in typestate.json.
+TOOLTIPS_UP_TO = 1000
 
 
 def quote(text: str) -> str:
@@ -118,12 +121,17 @@ def to_dot(ts: Typestate, *, drawn: tuple[Transition, ...] | None = None,
         _edge(START, i.target, i.constructor, i.certainty, initialization_id(n), "initialization",
               initialization_tooltip(i))
         for n, i in enumerate(ts.initializations))
+    tooltip = transition_tooltip if len(edges) <= TOOLTIPS_UP_TO else _short_tooltip
     lines.extend(
         _edge(t.source, t.target, t.method, t.certainty,
-              transition_id(index[(t.source, t.method, t.target)]), "transition", transition_tooltip(t))
+              transition_id(index[(t.source, t.method, t.target)]), "transition", tooltip(t))
         for t in edges)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _short_tooltip(t: Transition) -> str:
+    return f"{t.source} --{t.method}--> {t.target} ({t.certainty})"
 
 
 def _title(ts: Typestate) -> str:

@@ -14,6 +14,7 @@ from contractor.resources import jinja_env
 from contractor.typestate import Typestate
 
 TEMPLATE = "report.html.j2"
+TRANSITION_ROWS = 1000  # rows of the transitions table; beyond, a note points to typestate.json
 _PROLOGUE = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--.*?-->\s*)*", re.S)
 _ROOT_SIZE = re.compile(r'(<svg\b[^>]*?)\s+width="([^"]*)"\s+height="[^"]*"', re.S)
 
@@ -47,6 +48,7 @@ def to_html(ts: Typestate, svg: bytes | str | None) -> str:
         any_witnessed=any(s.witnessed for s in ts.states),
         compact=_compact,
         witness=witness_text,
+        transition_rows=TRANSITION_ROWS,
     )
 
 

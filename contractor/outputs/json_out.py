@@ -6,14 +6,31 @@ import json
 
 from contractor.typestate import Typestate
 
+# Beyond this many transitions each transition and initialization is written on one line:
+# json's indenting encoder is pure Python and took seconds on ten thousand transitions.
+ONE_LINE_BEYOND = 1000
+_HOLE = "\u0000contractor-items\u0000"
+
 
 def to_json(ts: Typestate) -> str:
     """The JSON text of `ts`: keys in `to_dict` order, indent 2, final newline.
 
     Values a solver put in a witness that JSON cannot hold (an Enum member, say) are
-    written as their `str()`.
+    written as their `str()`. A large typestate's transitions and initializations are
+    one line each (the same JSON value).
     """
-    return json.dumps(ts.to_dict(), indent=2, ensure_ascii=False, default=str) + "\n"
+    data = ts.to_dict()
+    if len(ts.transitions) <= ONE_LINE_BEYOND:
+        return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    lists = {}
+    for key in ("transitions", "initializations"):
+        lists[key], data[key] = data[key], f"{_HOLE}{key}"
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    encode = json.JSONEncoder(ensure_ascii=False, default=str).encode  # the C encoder: no indent
+    for key, items in lists.items():
+        body = "[\n    " + ",\n    ".join(map(encode, items)) + "\n  ]" if items else "[]"
+        text = text.replace(json.dumps(f"{_HOLE}{key}"), body, 1)
+    return text + "\n"
 
 
-__all__ = ["to_json"]
+__all__ = ["ONE_LINE_BEYOND", "to_json"]
