@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 STAGES = ("start-up", "parse", "contracts", "explore", "json", "dot", "mermaid", "svg", "html", "write")
 
 
-def _env() -> dict[str, str]:
+def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 
@@ -97,24 +98,28 @@ def stages(label: str, target: str, backend: str, runs: int) -> None:
     print(f"  {'total':10} {wall:8.3f} s   (outputs: {100 * outputs:.1f} % of the run)")
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str], **env: str) -> float:
     began = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env=_env(), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, cwd=ROOT, env=_env(**env), check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - began
 
 
 def door_vs_z3(runs: int, backend: str) -> None:
-    with tempfile.TemporaryDirectory() as out:
-        door = [sys.executable, "-m", "contractor", "infer", "samples/door.py:Door", "--out", out, "--quiet",
-                "--backend", backend]
-        z3 = [sys.executable, "-c", "import z3"]
-        timed(door), timed(z3)  # warm-up
-        pairs = [(timed(door), timed(z3)) for _ in range(runs)]
-    d = statistics.median(p[0] for p in pairs)
-    z = statistics.median(p[1] for p in pairs)
-    r = statistics.median(p[0] / p[1] for p in pairs)
-    print(f"\ndoor end to end (CLI, default outputs, backend {backend}): median {d:.3f} s; "
-          f"python -c 'import z3': median {z:.3f} s; ratio (median of per-pair ratios) {r:.2f}x, {runs} pairs")
+    """The door through the CLI against `import z3`, with the user cache (an unchanged
+    diagram is not redrawn) and without it (CONTRACTOR_USER_CACHE=0: Graphviz starts,
+    templates compile; wasmtime's own compilation cache still applies)."""
+    for label, env in (("user cache on", {}), ("user cache off", {"CONTRACTOR_USER_CACHE": "0"})):
+        with tempfile.TemporaryDirectory() as out:
+            door = [sys.executable, "-m", "contractor", "infer", "samples/door.py:Door", "--out", out,
+                    "--quiet", "--backend", backend]
+            z3 = [sys.executable, "-c", "import z3"]
+            timed(door, **env), timed(z3)  # warm-up
+            pairs = [(timed(door, **env), timed(z3)) for _ in range(runs)]
+        d = statistics.median(p[0] for p in pairs)
+        z = statistics.median(p[1] for p in pairs)
+        r = statistics.median(p[0] / p[1] for p in pairs)
+        print(f"\ndoor end to end (CLI, default outputs, backend {backend}, {label}): median {d:.3f} s; "
+              f"python -c 'import z3': median {z:.3f} s; ratio (median of per-pair ratios) {r:.2f}x, {runs} pairs")
 
 
 def main() -> None:

@@ -11,7 +11,6 @@ import enum
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -110,6 +109,8 @@ def format_github(diagnostic: Diagnostic) -> str:
 
 
 def _tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # here: importing it costs ~0.1 s
+
     try:
         return version("contractor")
     except PackageNotFoundError:  # running from a source tree that is not installed

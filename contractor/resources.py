@@ -25,9 +25,14 @@ def jinja_env() -> jinja2.Environment:
 
     Undefined names are errors (StrictUndefined); `trim_blocks` and `lstrip_blocks` are
     on, so block tags on their own lines leave no blank lines behind; a template's
-    final newline is kept. Autoescaping is on only for HTML/XML/SVG templates.
+    final newline is kept. Autoescaping is on only for HTML/XML/SVG templates. Compiled
+    templates are kept in the user cache (jinja2 checks each against its source).
     """
+    from contractor.usercache import user_cache_dir
+
+    folder = user_cache_dir("jinja")
     return jinja2.Environment(
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if folder else None,
         loader=jinja2.PackageLoader("contractor", "templates"),
         autoescape=jinja2.select_autoescape(
             enabled_extensions=AUTOESCAPED, default_for_string=False

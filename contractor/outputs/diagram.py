@@ -11,7 +11,6 @@ its states and transitions are in `typestate.json` and the report's tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from contractor.outputs.dot import to_dot
 from contractor.typestate import Transition, Typestate
@@ -52,6 +51,10 @@ def diagram(ts: Typestate, full_dot: str | None = None) -> Diagram:
     note = f"drawn: {len(kept)} of {len(ts.transitions)} transitions; " + "; ".join(notes)
     folded = {sid: tuple(ms) for sid, ms in loops.items()}
     return Diagram(to_dot(ts, drawn=tuple(kept), loops=folded, note=note), note)
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def note_svg(text: str, width: int = 720) -> bytes:

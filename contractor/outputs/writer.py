@@ -5,7 +5,6 @@ temporary files inside the output folder and only then renamed into place, so an
 from __future__ import annotations
 
 import os
-import secrets
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,7 +115,7 @@ def _stage(out: Path, files: dict[str, bytes]) -> dict[str, Path]:
     staged: dict[str, Path] = {}
     try:
         for name, content in files.items():
-            temp = out / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            temp = out / f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
             with open(temp, "xb") as handle:  # "x": never clobber; mode follows the umask
                 staged[name] = temp
                 handle.write(content)
