@@ -103,11 +103,14 @@ class PreconditionMode(enum.Enum):
 
 
 class Opaque(ast.stmt):
-    """A statement standing for code contractor cannot read (a method an unreadable base
-    class may define): the backends treat the paths reaching it as unknown."""
+    """A statement standing for code contractor does not follow (a method an unreadable base
+    class may define, an async method after its first await): the paths reaching it are
+    unknown. `rest` holds the statements it replaces where they are known, so the write
+    set (z3backend/effects.py) still sees them; without them every field may change."""
 
-    _fields = ("reason",)
+    _fields = ("reason", "rest")
     reason: str
+    rest: list  # the statements it stands for, when they are known (their writes count); [] if not
 
 
 @dataclass(frozen=True)

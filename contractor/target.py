@@ -11,6 +11,7 @@ import difflib
 import os
 import re
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ SKIP_DIRS = frozenset({
 })
 _CLASS_LINE = re.compile(r"^class\s+([A-Za-z_]\w*)", re.MULTILINE)
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_CLASS_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")  # Outer.Inner
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
@@ -54,8 +56,9 @@ def parse_file(path: Path, shown: str) -> tuple[str, ast.Module]:
     if not path.is_file():
         raise InputError(f"no such file: {shown}", construct="target")
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with tokenize.open(path) as f:  # a UTF-8 BOM or a PEP 263 coding line, as Python reads them
+            source = f.read()
+    except (OSError, UnicodeDecodeError, SyntaxError, LookupError) as exc:
         raise InputError(f"cannot read {shown}: {exc}", construct="target") from exc
     try:
         return source, ast.parse(source, filename=shown)
@@ -68,6 +71,32 @@ def top_level_classes(module: ast.Module) -> dict[str, ast.ClassDef]:
     return {n.name: n for n in module.body if isinstance(n, ast.ClassDef)}
 
 
+def all_classes(module: ast.Module) -> dict[str, ast.ClassDef]:
+    """Every class by its dotted name from the module (`Outer`, `Outer.Inner`), not those
+    inside functions."""
+    found: dict[str, ast.ClassDef] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for n in body:
+            if isinstance(n, ast.ClassDef):
+                found[prefix + n.name] = n
+                visit(n.body, f"{prefix}{n.name}.")
+    visit(module.body, "")
+    return found
+
+
+_CODING = re.compile(r"^([ \t\f]*#.*?coding[:=][ \t]*)([-\w.]+)")
+
+
+def utf8_coding(text: str) -> str:
+    """`text` (decoded source) to be written as UTF-8: a PEP 263 line in its first two lines
+    that names another encoding is made to say utf-8, so Python reads the file back right."""
+    lines = text.splitlines(keepends=True)
+    for i in range(min(2, len(lines))):
+        lines[i] = _CODING.sub(lambda m: m.group(1) + "utf-8", lines[i], count=1)
+    return "".join(lines)
+
+
 def _close(name: str, candidates: list[str]) -> str:
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=5, cutoff=0.6)
     return f"; did you mean {', '.join(matches)}?" if matches else ""
@@ -76,11 +105,11 @@ def _close(name: str, candidates: list[str]) -> str:
 def _in_file(path: Path, class_name: str) -> ResolvedTarget:
     shown = display(path)
     source, module = parse_file(path, shown)
-    classes = top_level_classes(module)
+    classes = all_classes(module)
     if class_name not in classes:
         listed = f" (it defines: {', '.join(sorted(classes))})" if classes else " (it defines no class)"
         raise TargetNotFound(
-            f"no top-level class {class_name!r} in {shown}{_close(class_name, list(classes))}{listed}")
+            f"no class {class_name!r} in {shown}{_close(class_name, list(classes))}{listed}")
     return ResolvedTarget(path, shown, source, module, classes[class_name])
 
 
@@ -109,8 +138,9 @@ def _bare(class_name: str, root: Path) -> ResolvedTarget:
     hits: list[ResolvedTarget] = []
     for path in python_files(root):
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            with tokenize.open(path) as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
             continue
         names = _CLASS_LINE.findall(text)
         all_names.extend(names)
@@ -134,7 +164,7 @@ def resolve(target: str, root: Path) -> ResolvedTarget:
     target = target.strip()
     if ":" in target:
         where, _, class_name = target.rpartition(":")
-        if not _IDENT.match(class_name):
+        if not _CLASS_PATH.match(class_name):
             raise TargetNotFound(f"{target!r}: {class_name!r} is not a class name "
                                  "(expected file.py:ClassName, package.module:ClassName or ClassName)")
         if where.endswith(".py") or "/" in where or os.sep in where:

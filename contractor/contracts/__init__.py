@@ -16,7 +16,7 @@ from pathlib import Path
 from contractor.contracts.bases import Unreadable
 from contractor.contracts.constants import module_constants
 from contractor.contracts.context import FileContext
-from contractor.contracts.inherit import Definition, Hierarchy, opaque_body, precondition_list
+from contractor.contracts.inherit import Definition, Hierarchy, opaque_body, precondition_list, until_first_await
 from contractor.contracts.methods import body_of, decorator_names, is_dataclass, kind_of, params_of, synthesise_init
 from contractor.errors import InputError
 from contractor.model import DIALECTS, ClassModel, Method, PreconditionMode
@@ -54,10 +54,15 @@ def _method(name: str, d: Definition, h: Hierarchy, body_fn: ast.FunctionDef, ow
     return Method(
         name=name, kind=kind, params=params_of(d.fn, r.types, r.ctx, bound=binding != "static"),
         preconditions=tuple(precondition_list(contracts)),
-        postconditions=tuple(c for e in contracts.values() for c in e.post), body=body_of(body_fn),
+        postconditions=tuple(c for e in contracts.values() for c in e.post), body=_body(body_fn),
         node=d.fn, location=r.ctx.loc(d.fn), returns=r.types.annotation(d.fn.returns),
         raises=tuple(x for e in contracts.values() for x in e.raises), decorators=decorator_names(d.fn),
         owner=owner)
+
+
+def _body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.stmt, ...]:
+    body = body_of(fn)
+    return until_first_await(fn, body) if isinstance(fn, ast.AsyncFunctionDef) else body
 
 
 def _opaque(name: str, where: Unreadable, at: ast.ClassDef, kind: str = "helper") -> Method:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from contractor.errors import InputError, Location
-from contractor.target import display, find_module, parse_file, top_level_classes
+from contractor.target import all_classes, display, find_module, parse_file, top_level_classes
 
 # bases that contribute nothing the analysis models (typing markers, abc, contract mixins)
 NEUTRAL = frozenset({"object", "Generic", "Protocol", "ABC", "DBC", "typing.Generic", "typing.Protocol",
@@ -142,6 +142,19 @@ class BaseResolver:
         return self.lookup(rest, where, depth + 1)
 
     @staticmethod
+    def _sibling(cls: ClassSource, name: str) -> ClassSource | None:
+        """For a nested class, a class of the enclosing class's body named `name` (the body
+        a nested class statement's bases are evaluated in)."""
+        for dotted, node in all_classes(cls.module).items():
+            if node is not cls.node or "." not in dotted:
+                continue
+            outer = all_classes(cls.module)[dotted.rsplit(".", 1)[0]]
+            for n in outer.body:
+                if isinstance(n, ast.ClassDef) and n.name == name and n is not cls.node:
+                    return ClassSource(n.name, cls.path, cls.display_path, cls.source, cls.module, n)
+        return None
+
+    @staticmethod
     def _binds(module: ast.Module, name: str) -> bool:
         """Whether the module defines or imports `name` at the top (shadowing a builtin)."""
         for node in module.body:
@@ -165,6 +178,10 @@ class BaseResolver:
                 continue
             if "." not in name and name in BUILTIN_CLASSES and not self._binds(cls.module, name):
                 out.append(Unreadable(name, "a built-in class (written in C)", loc))
+                continue
+            sibling = self._sibling(cls, name)
+            if sibling is not None:
+                out.append(sibling)
                 continue
             try:
                 found = self.lookup(name, cls.path)

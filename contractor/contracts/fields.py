@@ -43,7 +43,7 @@ def _self_target(node: ast.expr, self_name: str) -> str | None:
 
 
 def _functions(cls: ast.ClassDef) -> list[ast.FunctionDef]:
-    return [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.args.args
+    return [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.args.args
             and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in f.decorator_list)]
 
 

@@ -74,7 +74,8 @@ def functions_of(cls: ast.ClassDef, ctx: FileContext) -> dict[str, ast.FunctionD
     except a property's setter or deleter, which keeps the getter."""
     found: dict[str, ast.FunctionDef] = {}
     for node in cls.body:
-        if isinstance(node, ast.FunctionDef) and not (node.name in found and is_accessor(node, ctx)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and not (node.name in found and is_accessor(node, ctx)):
             found[node.name] = node
     return found
 
@@ -254,13 +255,26 @@ def any_of(groups: list[list[Condition]]) -> Condition:
     return Condition(expr, text, "pre", first.dialect, first.location, first.description)
 
 
-def opaque_body(reason: str, at: ast.AST) -> tuple[ast.stmt, ...]:
-    return (ast.copy_location(Opaque(reason=reason), at),)
+def opaque_body(reason: str, at: ast.AST, rest: list[ast.stmt] | None = None) -> tuple[ast.stmt, ...]:
+    """One opaque statement; `rest`: the statements it replaces, if known (see model.Opaque)."""
+    return (ast.copy_location(Opaque(reason=reason, rest=list(rest or [])), at),)
+
+
+def until_first_await(fn: ast.AsyncFunctionDef, body: tuple[ast.stmt, ...]) -> tuple[ast.stmt, ...]:
+    """An async method's effect as contractor models it: its statements up to the first
+    one that may suspend (an `await`, `async for` or `async with` anywhere in it), then an
+    opaque rest, so only the answers depending on the rest are may."""
+    suspends = (ast.Await, ast.AsyncFor, ast.AsyncWith)
+    for i, stmt in enumerate(body):
+        if any(isinstance(n, suspends) for n in ast.walk(stmt)):
+            return body[:i] + opaque_body(f"async method {fn.name} after its first await", stmt,
+                                          list(body[i:]))
+    return body
 
 
 def _union(a: list[str], b: list[str]) -> list[str]:
     return a + [x for x in b if x not in a]
 
 
-__all__ = ["Hierarchy", "Definition", "Effective", "precondition_list", "opaque_body", "functions_of",
+__all__ = ["until_first_await", "Hierarchy", "Definition", "Effective", "precondition_list", "opaque_body", "functions_of",
            "method_clauses"]

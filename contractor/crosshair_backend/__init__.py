@@ -7,11 +7,13 @@ execution of the real code (this path imports and runs the user's module).
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from contractor.backend import Backend
 from contractor.crosshair_backend.auto import AutoBackend
 from contractor.crosshair_backend.cache import DiskCache
+from contractor.errors import InputError
 from contractor.model import ClassModel
 
 if TYPE_CHECKING:
@@ -43,12 +45,17 @@ def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
 def make_crosshair_backend(model: ClassModel, options) -> Backend:
     """The backend for options.backend "crosshair" or "auto" (z3 first, CrossHair for the
     transitions z3 leaves undecided)."""
+    asynchronous = frozenset(m for m in model.actions if isinstance(model.methods[m].node, ast.AsyncFunctionDef))
     if options.backend == "crosshair":
+        if asynchronous:
+            raise InputError(f"{model.name}: the CrossHair backend cannot run async methods "
+                             f"({', '.join(sorted(asynchronous))}); use --backend z3 or auto, or --exclude them",
+                             model.location, "async method")
         return _crosshair(model, options)
     from contractor.z3backend import Z3Backend
 
     z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
-    return AutoBackend(z3, lambda: _crosshair(model, options))
+    return AutoBackend(z3, lambda: _crosshair(model, options), asynchronous)
 
 
 def __getattr__(name: str):

@@ -21,8 +21,10 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self, z3: Backend, make_crosshair: Callable[[], Backend]):
+    def __init__(self, z3: Backend, make_crosshair: Callable[[], Backend],
+                 async_methods: frozenset[str] = frozenset()):
         self.z3 = z3
+        self.async_methods = async_methods  # left to z3: their rest after the first await is opaque
         self._make_crosshair = make_crosshair
         self._crosshair: Backend | None = None
         self._states: set[Enabled] = set()
@@ -63,6 +65,8 @@ class AutoBackend:
     def targets(self, source: Enabled, method: str) -> list[Target]:
         self._states.add(source)
         targets = self.z3.targets(source, method)
+        if method in self.async_methods:  # CrossHair would only build the coroutine, not run it
+            return self._record(targets)
         return self._record(self._refine(
             targets, lambda ch, cands, restrict: ch.targets(source, method, candidates=cands, restrict=restrict)))
 

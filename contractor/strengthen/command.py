@@ -20,7 +20,7 @@ from contractor.discover import qualified_name
 from contractor.errors import InputError, Location
 from contractor.model import DIALECTS
 from contractor.strengthen import output_path, strengthen
-from contractor.target import resolve
+from contractor.target import resolve, utf8_coding
 from contractor.typestate import Typestate
 
 EXIT_ERROR = 2
@@ -96,7 +96,7 @@ def strengthen_command(ctx: click.Context, target: str, from_: Path | None, out:
         path = output_path(model) if folder is None else folder / output_path(model).name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            path.write_text(utf8_coding(text), encoding="utf-8")
         except OSError as e:
             raise InputError(f"cannot write {path}: {e.strerror}", construct="--out") from None
     except InputError as e:

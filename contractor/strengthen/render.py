@@ -266,6 +266,6 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
         if first_import:  # beside the module's own imports
             edits.append(src.Edit(first_import, first_import - 1, imports))
         else:
-            after = src.imports_line(model.source, model.module)
+            after = min(src.imports_line(model.source, model.module), first - 1)  # not inside the class
             edits.append(src.Edit(after + 1, after, ("\n" if after else "") + imports + "\n"))
     return src.apply_edits(model.source, edits)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 
-from contractor.model import ClassModel, TypeRef
+from contractor.model import ClassModel, Opaque, TypeRef
 
 MUTABLE = ("list", "dict", "set", "tuple")  # tuple: its items may be mutable
 KNOWN_CLASS_DECORATORS = ("invariant", "inv", "dataclass")
@@ -103,6 +103,11 @@ class _Scan(ast.NodeVisitor):
     def visit_withitem(self, node: ast.withitem) -> None:
         if node.optional_vars is not None:
             self._store(node.optional_vars)
+        self.generic_visit(node)
+
+    def visit_Opaque(self, node: Opaque) -> None:
+        if not node.rest:  # code contractor cannot read: it may write anything
+            self.unknown = True
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:

@@ -1,0 +1,155 @@
+"""Python that contractor must accept as Python does: async methods (actions whose effect
+after the first await is opaque), nested classes named Outer.Inner, and source files with
+a UTF-8 BOM or a PEP 263 coding line."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib.util
+import itertools
+import sys
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from contractor.api import InferOptions, infer
+from contractor.cli import main
+from typestate_check import tool_transitions
+
+CONN = textwrap.dedent('''\
+    import asyncio
+
+
+    class Conn:
+        def __init__(self) -> None:
+            self.open = False
+            self.sent = 0
+
+        async def connect(self) -> None:
+            """pre: not self.open"""
+            self.open = True
+            await asyncio.sleep(0)
+
+        async def send(self) -> None:
+            """pre: self.open and self.sent < 2"""
+            await asyncio.sleep(0)
+            self.sent += 1
+
+        def close(self) -> None:
+            """pre: self.open"""
+            self.open = False
+            self.sent = 0
+    ''')
+
+NESTED = textwrap.dedent('''\
+    class Outer:
+        class Inner:
+            def __init__(self) -> None:
+                self.n = 0
+
+            def up(self) -> None:
+                """pre: self.n < 2"""
+                self.n += 1
+
+        class Sub(Inner):
+            def down(self) -> None:
+                """pre: self.n > 0"""
+                self.n -= 1
+    ''')
+
+LATIN = ('# -*- coding: latin-1 -*-\n'
+         'class Caf\u00e9Door:\n'
+         '    """La porte du caf\u00e9."""\n\n'
+         '    def __init__(self) -> None:\n'
+         '        self.closed = True\n\n'
+         '    def open(self) -> None:\n'
+         '        """pre: self.closed"""\n'
+         '        self.closed = False\n\n'
+         '    def close(self) -> None:\n'
+         '        """pre: not self.closed"""\n'
+         '        self.closed = True\n')
+
+
+def _load(path: Path, name: str) -> type:
+    spec = importlib.util.spec_from_file_location(f"_forms_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+def test_async_methods_are_actions_and_keep_every_concrete_transition(tmp_path: Path) -> None:
+    path = tmp_path / "conn.py"
+    path.write_text(CONN)
+    ts = infer(f"{path}:Conn", InferOptions(backend="z3"))
+    assert ts.methods == ("close", "connect", "send")
+    got = tool_transitions(ts)
+    Conn = _load(path, "Conn")
+
+    def enabled(o) -> frozenset[str]:
+        return frozenset(m for m, ok in (("connect", not o.open), ("send", o.open and o.sent < 2),
+                                         ("close", o.open)) if ok)
+
+    for opened, sent in itertools.product([False, True], [0, 1, 2]):
+        for method in ("close", "connect", "send"):
+            obj = Conn.__new__(Conn)
+            obj.open, obj.sent = opened, sent
+            if method not in enabled(obj):
+                continue
+            after = copy.deepcopy(obj)
+            result = getattr(after, method)()
+            if asyncio.iscoroutine(result):
+                asyncio.run(result)
+            assert (enabled(obj), method, enabled(after)) in got, (opened, sent, method)
+    # what runs after an await is not followed: those answers are may, with the reason
+    sends = [t for t in ts.transitions if t.method == "send"]
+    assert sends and all(t.certainty == "may" and "after its first await" in t.reason for t in sends)
+    assert all(t.certainty == "must" for t in ts.transitions if t.method == "close")
+
+
+def test_async_method_named_by_methods_and_refused_by_crosshair(tmp_path: Path) -> None:
+    path = tmp_path / "conn.py"
+    path.write_text(CONN)
+    common = ["--out", str(tmp_path / "out"), "--no-svg", "--no-html", "--quiet"]
+    named = CliRunner().invoke(main, ["infer", f"{path}:Conn", "--methods", "send", "--backend", "z3", *common])
+    assert named.exit_code == 0, named.output
+    refused = CliRunner().invoke(main, ["infer", f"{path}:Conn", "--backend", "crosshair", *common])
+    assert refused.exit_code == 2 and "cannot run async methods (connect, send)" in refused.output
+    auto = infer(f"{path}:Conn", InferOptions(backend="auto"))
+    assert tool_transitions(auto) == tool_transitions(infer(f"{path}:Conn", InferOptions(backend="z3")))
+
+
+def test_nested_classes_by_file_and_module(tmp_path: Path) -> None:
+    (tmp_path / "shapes.py").write_text(NESTED)
+    inner = infer(f"{tmp_path / 'shapes.py'}:Outer.Inner", InferOptions(backend="z3"))
+    assert inner.class_name == "Inner" and inner.methods == ("up",) and len(inner.states) == 2
+    sub = infer("shapes:Outer.Sub", InferOptions(backend="z3"), root=tmp_path)
+    assert sub.methods == ("down", "up") and not sub.unknowns  # its base is the sibling Inner
+    assert len(sub.states) == 3 and all(t.certainty == "must" for t in sub.transitions)
+    missing = CliRunner().invoke(main, ["infer", f"{tmp_path / 'shapes.py'}:Outer.Nope", "--quiet"])
+    assert missing.exit_code == 2 and "Outer.Inner" in missing.output
+
+
+def test_bom_and_coding_line_are_read_as_python_reads_them(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbf" + LATIN.split("\n", 1)[1].replace("Caf\u00e9Door", "Door").encode("utf-8"))
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(LATIN.encode("latin-1"))
+    for target in (f"{bom}:Door", f"{latin}:Caf\u00e9Door"):
+        ts = infer(target, InferOptions(backend="z3"))
+        assert len(ts.states) == 2 and len(ts.transitions) == 2
+    out = tmp_path / "out"
+    done = CliRunner().invoke(main, ["strengthen", f"{latin}:Caf\u00e9Door", "--backend", "z3", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    cls = _load(out / "latin_strengthened.py", "Caf\u00e9Door")
+    assert cls.__doc__ == "La porte du caf\u00e9."
+    door = cls()
+    door.open()
+    try:
+        door.open()
+    except AssertionError as exc:  # TypestateError
+        assert "not enabled" in str(exc)
+    else:
+        raise AssertionError("open() twice was not refused")
