@@ -18,12 +18,18 @@ from pathlib import Path
 
 import click
 
-from contractor import __version__, api
-from contractor.diagnostics import OutputFormat, Severity, exit_code, render
+from contractor import __version__, infer_run
+from contractor.cli_options import (
+    analysis_options,
+    class_settings,
+    command_line_layer,
+    project_config,
+    split_names,
+)
+from contractor.diagnostics import OutputFormat, Severity
+from contractor.discover import expand
 from contractor.errors import ContractorError
 from contractor.model import PreconditionMode
-from contractor.outputs import to_json, to_text, write_artifacts
-from contractor.outputs.findings import RULES, finding_diagnostics
 
 EXIT_OK = 0
 EXIT_ERROR = 2  # bad input or usage: nothing written
@@ -93,19 +99,6 @@ def main() -> None:
     """
 
 
-def split_names(values: tuple[str, ...]) -> tuple[str, ...]:
-    """`("a,b", "c")` -> `("a", "b", "c")`: --methods/--exclude are repeatable and comma-separated."""
-    names = tuple(n.strip() for v in values for n in v.split(",") if n.strip())
-    bad = [n for n in names if not n.isidentifier()]
-    if bad:
-        raise click.BadParameter(f"not a method name: {', '.join(map(repr, bad))}")
-    return names
-
-
-def _names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    return split_names(values)
-
-
 @dataclass
 class Progress:
     """A one-line progress display on stderr, rewritten at most every `interval` seconds;
@@ -164,38 +157,28 @@ def record_interrupt():
         signal.signal(signal.SIGINT, previous)
 
 
-def _crosshair_options(budget: float | None, no_cache: bool, cache_dir: Path | None) -> dict:
-    options: dict = {}
-    if budget is not None:
-        options["budget"] = budget
-    if no_cache:
-        options["cache"] = False
-    if cache_dir is not None:
-        options["cache_dir"] = str(cache_dir)
-    return options
-
-
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(EXIT_ERROR)
 
 
 @main.command(epilog=EXIT_CODES)
-@click.argument("target")
+@click.argument("targets", nargs=-1, metavar="[TARGET]...")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder for the output files [default: output/<ClassName>/].",
+    help="Folder for the output files; with several classes, one subfolder per class "
+    "[default: output/<module path>.<Class>/].",
 )
 @click.option(
     "--format",
     "fmt",
     type=click.Choice([f.value for f in OutputFormat]),
-    default="text",
-    show_default=True,
+    default=None,
     help="What to print: a readable summary (findings as path:line:col: severity: message [kind]), "
-    "typestate.json, the findings as a SARIF 2.1.0 log, or as GitHub workflow annotations.",
+    "typestate.json, the findings as a SARIF 2.1.0 log, or as GitHub workflow annotations "
+    "[default: text].",
 )
 @click.option(
     "--fail-on",
@@ -203,28 +186,7 @@ def _fail(message: str) -> None:
     default=None,
     help="Exit 1 when a finding of this severity (or worse) is reported [default: never].",
 )
-@click.option(
-    "--methods",
-    multiple=True,
-    callback=_names,
-    metavar="A,B,...",
-    help="The actions to analyse (repeatable or comma-separated) [default: public methods].",
-)
-@click.option(
-    "--exclude",
-    multiple=True,
-    callback=_names,
-    metavar="A,B,...",
-    help="Methods to leave out of the actions (repeatable or comma-separated).",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(["z3", "crosshair", "auto"]),
-    default="auto",
-    show_default=True,
-    help="z3 reads the source only; crosshair imports and runs the module; auto asks z3 "
-    "first and CrossHair only about the transitions z3 leaves undecided.",
-)
+@analysis_options
 @click.option(
     "--preconditions",
     type=click.Choice([m.value for m in PreconditionMode]),
@@ -232,35 +194,6 @@ def _fail(message: str) -> None:
     help="What decides enabledness: the declared contracts, the implicit ones (raise guards: "
     "a method is enabled iff its body can finish without an explicit raise or failing "
     "assert), or both [default: declared if the class declares any contract, else implicit].",
-)
-@click.option(
-    "--budget",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="SECONDS",
-    help="Total time for CrossHair queries (crosshair/auto backends).",
-)
-@click.option("--no-cache", is_flag=True, help="Do not read or write the CrossHair answer cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of the CrossHair answer cache [default: .contractor-cache/ or $CONTRACTOR_CACHE_DIR].",
-)
-@click.option(
-    "--unroll",
-    type=click.IntRange(min=0),
-    default=8,
-    show_default=True,
-    help="Loop iterations the z3 backend unrolls; beyond them answers are 'may'.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time limit of one solver query.",
 )
 @click.option(
     "--max-states",
@@ -284,76 +217,44 @@ def _fail(message: str) -> None:
     default=None,
     help="Show states and transitions found so far on stderr [default: when stderr is a terminal].",
 )
-def infer(
-    target: str,
-    out: Path | None,
-    fmt: str,
-    fail_on: str | None,
-    methods: tuple[str, ...],
-    exclude: tuple[str, ...],
-    backend: str,
-    preconditions: str | None,
-    budget: float | None,
-    no_cache: bool,
-    cache_dir: Path | None,
-    unroll: int,
-    timeout: float,
-    max_states: int | None,
-    png: bool,
-    no_svg: bool,
-    no_html: bool,
-    quiet: bool,
-    progress: bool | None,
-) -> None:
-    """Infer the typestate of TARGET and write it under --out.
+@click.pass_context
+def infer(ctx: click.Context, targets: tuple[str, ...], quiet: bool, progress: bool | None,
+          **options: object) -> None:
+    """Infer the typestate of each TARGET and write it under --out.
 
-    TARGET is path/to/file.py:ClassName, package.module:ClassName, or a bare ClassName
-    found in the Python files under the current folder.
+    A TARGET is path/to/file.py:ClassName, package.module:ClassName, a bare ClassName
+    found in the Python files under the current folder, or a file, folder or package
+    (every class in it with contracts or raise guards). Without TARGET, the `targets`
+    of [tool.contractor] in pyproject.toml; every option can be set there too.
 
     Writes typestate.json, typestate.dot, typestate.mmd, typestate.svg and report.html
-    (and typestate.png with --png), then prints a summary (or, with --format json, the
-    JSON) on stdout.
+    (and typestate.png with --png) per class, then prints a summary (or, with --format
+    json, the JSON; sarif and github: the findings) on stdout.
     """
-    options = api.InferOptions(
-        backend=backend,
-        methods=methods or None,
-        exclude=exclude,
-        unroll=unroll,
-        timeout=timeout,
-        max_states=max_states,
-        crosshair_options=_crosshair_options(budget, no_cache, cache_dir),
-        preconditions=PreconditionMode(preconditions) if preconditions else None,
-    )
     show = (sys.stderr.isatty() if progress is None else progress) and not quiet
     bar = Progress(show)
     try:
-        with record_interrupt() as interrupt:
-            model = api.load_model(target, options)
-            ts = api.infer_model(model, options, on_progress=bar)
-        bar.close()
-        out_dir = out if out is not None else Path("output") / ts.class_name
-        paths = write_artifacts(ts, out_dir, svg=not no_svg, png=png, html=not no_html)
+        project = project_config()
+        command_line = command_line_layer(ctx)
+        names = targets or class_settings(project, command_line).targets
+        if not names:
+            raise ContractorError("no target: name a class (file.py:Class, module:Class, Class), a file, "
+                                  "a folder or a package, or list `targets` in [tool.contractor]")
+        classes = expand(names, Path.cwd())
     except ContractorError as exc:
-        bar.close()
         _fail(str(exc))
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo("interrupted outside the exploration; nothing written", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    diagnostics = finding_diagnostics(ts, model)
-    if fmt == OutputFormat.JSON.value:
-        click.echo(to_json(ts), nl=False)
-    elif fmt != OutputFormat.TEXT.value:
-        click.echo(render(diagnostics, OutputFormat(fmt), rules=RULES), nl=False)
-    elif not quiet:
-        click.echo(to_text(ts, model), nl=False)
-    if not quiet:
-        names = ", ".join(p.name for p in paths)
-        click.echo(f"\nWrote {out_dir}/: {names}", err=fmt != OutputFormat.TEXT.value)
+    with record_interrupt() as interrupt:
+        try:
+            result = infer_run.run(classes, project, command_line, quiet=quiet, progress=bar,
+                                   close_progress=bar.close)
+        except KeyboardInterrupt:
+            bar.close()
+            click.echo("interrupted outside the exploration; nothing written for that class", err=True)
+            sys.exit(EXIT_INTERRUPTED)
     if interrupt.happened:
         click.echo("interrupted: the typestate written is PARTIAL", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    sys.exit(exit_code(diagnostics, Severity(fail_on) if fail_on else None))
+    sys.exit(result.status())
 
 
 __all__ = ["EXIT_CODES", "infer", "main", "split_names"]

@@ -12,7 +12,15 @@ import click
 from click.core import ParameterSource
 
 from contractor import api
-from contractor.settings import BACKENDS, PartialSettings, ProjectConfig, Settings, find_pyproject, overlay
+from contractor.model import PreconditionMode
+from contractor.settings import (
+    BACKENDS,
+    PartialSettings,
+    ProjectConfig,
+    Settings,
+    find_pyproject,
+    overlay,
+)
 from contractor.settings import read_project as _read_project
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,7 +111,8 @@ def infer_options(settings: Settings) -> api.InferOptions:
     return api.InferOptions(
         backend=settings.backend, methods=settings.methods or None, exclude=settings.exclude,
         unroll=settings.unroll, timeout=settings.timeout, max_states=settings.max_states,
-        crosshair_options=crosshair)
+        crosshair_options=crosshair,
+        preconditions=PreconditionMode(settings.preconditions) if settings.preconditions else None)
 
 
 __all__ = ["analysis_options", "class_settings", "command_line_layer", "infer_options", "project_config",

@@ -134,13 +134,14 @@ def door_model() -> ClassModel:
 def fake(monkeypatch, tmp_path):
     """Run the CLI in tmp_path with the concrete door backend; record the options it got."""
     monkeypatch.chdir(tmp_path)
+    Path("door.py").write_text("class Door:\n    pass\n")  # what the target Door resolves to
     seen = {"backend": ConcreteDoor()}
 
-    def load_model(target, options):
-        seen["target"], seen["options"] = target, options
+    def load_resolved(resolved, options):
+        seen["target"], seen["options"] = resolved.name, options
         return door_model()
 
-    monkeypatch.setattr(api, "load_model", load_model)
+    monkeypatch.setattr(api, "load_resolved", load_resolved)
     monkeypatch.setattr(api, "make_backend", lambda model, options: seen["backend"])
     return seen
 
@@ -212,10 +213,10 @@ def test_missing_class_names_close_matches(tmp_path, monkeypatch):
 
 
 def test_input_error_names_file_and_line(fake, monkeypatch):
-    def broken(target, options):
+    def broken(resolved, options):
         raise InputError("cannot read this precondition", Location("door.py", 7, 4), "lambda")
 
-    monkeypatch.setattr(api, "load_model", broken)
+    monkeypatch.setattr(api, "load_resolved", broken)
     result = run("infer", "door.py:Door")
     assert result.exit_code == 2
     assert result.stderr == "error: door.py:7:4: cannot read this precondition [lambda]\n"
@@ -233,6 +234,8 @@ def test_png_without_system_dot_writes_nothing(fake, monkeypatch):
 
 
 def test_options_reach_the_api(fake):
+    Path("pkg").mkdir()
+    Path("pkg/door.py").write_text("class Door:\n    pass\n")
     result = run(
         "infer",
         "pkg.door:Door",
@@ -255,7 +258,7 @@ def test_options_reach_the_api(fake):
     )
     assert result.exit_code == 0, result.output
     options = fake["options"]
-    assert fake["target"] == "pkg.door:Door"
+    assert fake["target"] == "Door"
     assert options == api.InferOptions(
         backend="auto",
         methods=("open", "close", "start"),
@@ -279,11 +282,11 @@ def test_text_summary_and_files(fake):
     assert "  S2 --start--> S5\n" in result.stdout
     assert "Solver queries: " in result.stdout
     assert result.stdout.rstrip().endswith(
-        "Wrote output/Door/: typestate.json, typestate.dot, "
+        "Wrote output/door.Door/: typestate.json, typestate.dot, "
         "typestate.mmd, typestate.svg, report.html"
     )
-    assert sorted(p.name for p in Path("output/Door").iterdir()) == ARTIFACTS
-    check_door(Typestate.from_dict(json.loads(Path("output/Door/typestate.json").read_text())))
+    assert sorted(p.name for p in Path("output/door.Door").iterdir()) == ARTIFACTS
+    check_door(Typestate.from_dict(json.loads(Path("output/door.Door/typestate.json").read_text())))
 
 
 def test_json_format_prints_exactly_the_file(fake, tmp_path):
@@ -303,7 +306,7 @@ def test_json_format_prints_exactly_the_file(fake, tmp_path):
 def test_quiet_prints_nothing(fake):
     result = run("infer", "Door", "--quiet", "--progress", "--no-svg")
     assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
-    assert sorted(p.name for p in Path("output/Door").iterdir()) == [
+    assert sorted(p.name for p in Path("output/door.Door").iterdir()) == [
         "report.html",
         "typestate.dot",
         "typestate.json",
@@ -333,7 +336,7 @@ def test_findings_change_the_exit_code_only_with_fail_on(fake):
 def test_max_states_gives_a_partial_result_with_exit_0(fake):
     result = run("infer", "Door", "--max-states", "2", "--no-svg", "--no-html")
     assert result.exit_code == 0 and "PARTIAL" in result.stdout.splitlines()[0]
-    assert json.loads(Path("output/Door/typestate.json").read_text())["complete"] is False
+    assert json.loads(Path("output/door.Door/typestate.json").read_text())["complete"] is False
 
 
 def test_ctrl_c_writes_the_partial_typestate_and_exits_130(fake):
@@ -345,16 +348,16 @@ def test_ctrl_c_writes_the_partial_typestate_and_exits_130(fake):
     result = run("infer", "Door", "--no-svg", "--no-html")
     assert result.exit_code == 130
     assert "PARTIAL" in result.stderr and "PARTIAL" in result.stdout.splitlines()[0]
-    data = json.loads(Path("output/Door/typestate.json").read_text())
+    data = json.loads(Path("output/door.Door/typestate.json").read_text())
     assert data["complete"] is False and len(data["transitions"]) < 15
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_ctrl_c_while_loading_writes_nothing(fake, monkeypatch):
-    def load_model(target, options):
+    def load_resolved(resolved, options):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "load_model", load_model)
+    monkeypatch.setattr(api, "load_resolved", load_resolved)
     result = run("infer", "Door")
     assert result.exit_code == 130 and "nothing written" in result.stderr
     assert not Path("output").exists()
@@ -368,7 +371,7 @@ def test_door_end_to_end(tmp_path, monkeypatch):
     result = run("infer", DOOR)
     assert result.exit_code == 0, result.output
     assert "6 states, 15 transitions" in result.stdout.splitlines()[0]
-    out = tmp_path / "output" / "Door"
+    out = tmp_path / "output" / "door.Door"  # a file outside the working folder: its stem
     assert sorted(p.name for p in out.iterdir()) == ARTIFACTS
     ts = Typestate.from_dict(json.loads((out / "typestate.json").read_text()))
     check_door(ts)

@@ -1,0 +1,99 @@
+"""One `contractor infer` run over several classes: settings per class, output folder per
+class, what is printed per format, and the exit status of the whole run.
+
+Each class is analysed and written on its own (nothing half-written for it on error);
+an error in one class is reported and the others still run (the run then exits 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from contractor import api
+from contractor.cli_options import class_settings, infer_options
+from contractor.diagnostics import Diagnostic, OutputFormat, Severity, exit_code, render
+from contractor.discover import qualified_name
+from contractor.errors import ContractorError
+from contractor.model import ClassModel
+from contractor.outputs import to_json, to_text, write_artifacts
+from contractor.outputs.findings import RULES, finding_diagnostics
+from contractor.settings import PartialSettings, ProjectConfig, Settings
+from contractor.target import ResolvedTarget
+from contractor.typestate import Typestate
+
+EXIT_ERROR = 2
+
+
+def output_folder(settings: Settings, qualified: str, several: bool) -> Path:
+    """`--out` itself for a single class; else `<out or output>/<module path>.<Class>/`."""
+    if settings.out is not None and not several:
+        return settings.out
+    return (settings.out or Path("output")) / qualified
+
+
+@dataclass
+class RunResult:
+    """What a run produced, for the final printing and the exit status."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    typestates: list[Typestate] = field(default_factory=list)
+    failed: bool = False
+    fail_on: Severity | None = None
+
+    def status(self) -> int:
+        if self.failed:
+            return EXIT_ERROR
+        return exit_code(self.diagnostics, self.fail_on)
+
+
+def infer_one(resolved: ResolvedTarget, settings: Settings,
+              on_progress: Callable[[int, int], None] | None) -> tuple[ClassModel, Typestate]:
+    options = infer_options(settings)
+    model = api.load_resolved(resolved, options)
+    return model, api.infer_model(model, options, on_progress=on_progress)
+
+
+def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line: PartialSettings, *,
+        quiet: bool, progress: Callable[[int, int], None] | None,
+        close_progress: Callable[[], None]) -> RunResult:
+    """Analyse, write and print each class; findings in SARIF/GitHub form are printed once at the end."""
+    several = len(classes) > 1
+    run_settings = class_settings(project, command_line)
+    fmt = OutputFormat(run_settings.format)
+    result = RunResult(fail_on=Severity(run_settings.fail_on) if run_settings.fail_on else None)
+    for index, resolved in enumerate(classes):
+        qualified = qualified_name(resolved)
+        settings = class_settings(project, command_line, resolved.name, qualified)
+        try:
+            model, ts = infer_one(resolved, settings, progress)
+            close_progress()
+            out_dir = output_folder(settings, qualified, several)
+            paths = write_artifacts(ts, out_dir, svg=settings.svg, png=settings.png, html=settings.html)
+        except ContractorError as exc:
+            close_progress()
+            click.echo(f"error: {exc}", err=True)
+            result.failed = True
+            continue
+        diagnostics = finding_diagnostics(ts, model)
+        result.diagnostics.extend(diagnostics)
+        result.typestates.append(ts)
+        if fmt is OutputFormat.TEXT and not quiet:
+            click.echo(("\n" if index else "") + to_text(ts, model), nl=False)
+        if not quiet:
+            names = ", ".join(p.name for p in paths)
+            click.echo(f"\nWrote {out_dir}/: {names}", err=fmt is not OutputFormat.TEXT)
+    if fmt is OutputFormat.JSON:
+        if len(result.typestates) == 1 and not several:
+            click.echo(to_json(result.typestates[0]), nl=False)
+        else:  # several classes: a JSON array of their typestates
+            click.echo("[\n" + ",\n".join(to_json(ts).rstrip("\n") for ts in result.typestates) + "\n]")
+    elif fmt is not OutputFormat.TEXT:
+        click.echo(render(result.diagnostics, fmt, rules=RULES), nl=False)
+    return result
+
+
+__all__ = ["RunResult", "output_folder", "run"]
