@@ -145,3 +145,19 @@ def test_cli_bad_input_exits_2(tmp_path, args, message):
 def test_cli_needs_a_typestate():
     result = CliRunner().invoke(main, ["check", str(CORPUS / "paper_door.py")])
     assert result.exit_code == 2 and "--class" in result.output
+
+
+def test_base_class_init_call_is_not_a_construction(tmp_path):
+    source = ("from connection import Connection\n\nclass Sub(Connection):\n    def __init__(self):\n"
+              "        Connection.__init__(self)\n        ', '.join(['a'])\n        '\\udc80'.strip()\n")
+    flakes(tmp_path, source, must_call=("Connection.close",))
+
+
+def test_folder_skips_unparsable_files_with_a_warning(tmp_path):
+    (tmp_path / "bad.py").write_text("def f(:\n")
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbffrom door import Door\nd = Door()\nd.start()\nd.open()\n")
+    result = run(str(tmp_path), *door_args())
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert any("bad.py:1:" in line and "[syntax-error]" in line and "warning" in line for line in lines)
+    assert any("bom.py:4:1: error: Door.open()" in line for line in lines)

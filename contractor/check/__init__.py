@@ -18,7 +18,7 @@ from pathlib import Path
 from contractor.check.loader import default_cache_dir, load_class, load_typestate_file
 from contractor.check.protocol import Protocol
 from contractor.check.records import Mode, Options
-from contractor.diagnostics import Diagnostic
+from contractor.diagnostics import Diagnostic, Severity
 from contractor.errors import InputError, Location
 
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", "site-packages"})
@@ -60,12 +60,13 @@ def load_protocols(classes: Sequence[str] = (), typestates: Sequence[Path] = (),
     return protocols
 
 
-def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...]]]:
-    """The files to check with the module names each can be imported as."""
-    out: list[tuple[Path, tuple[str, ...]]] = []
+def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...], bool]]:
+    """The files to check, with the module names each can be imported as and whether it
+    was named on the command line (rather than found in a folder)."""
+    out: list[tuple[Path, tuple[str, ...], bool]] = []
     for root in paths:
         if root.is_file():
-            out.append((root, (root.stem,)))
+            out.append((root, (root.stem,), True))
         elif root.is_dir():
             for f in sorted(root.rglob("*.py")):
                 rel = f.relative_to(root)
@@ -75,14 +76,17 @@ def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...]]]:
                 if parts[-1] == "__init__":
                     parts = parts[:-1] or [root.name]
                 dotted = ".".join(parts)
-                out.append((f, (dotted, parts[-1]) if dotted != parts[-1] else (dotted,)))
+                out.append((f, (dotted, parts[-1]) if dotted != parts[-1] else (dotted,), False))
         else:
             raise InputError(f"no such file or folder: {root}", Location(str(root), 1), "PATH")
     return out
 
 
 def check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
-    """Check every Python file under `paths` against `protocols`; the diagnostics, unsorted."""
+    """Check every Python file under `paths` against `protocols`; the diagnostics, unsorted.
+
+    A file named in `paths` that does not parse is an InputError; one found in a folder
+    is skipped with a `syntax-error` warning."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the syntax trees are large and acyclic work makes no garbage cycles:
     try:  # a collector pass over every AST node would cost more than the analysis
@@ -98,20 +102,24 @@ def _check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckO
     from contractor.check.summaries import Checker
 
     index = Index(list(protocols))
-    for path, names in python_files(paths):
+    skipped: list[Diagnostic] = []
+    for path, names, named in python_files(paths):
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"cannot read: {e}", Location(str(path), 1), "PATH") from None
-        try:
-            tree = ast.parse(text, filename=str(path))
-        except SyntaxError as e:
-            raise InputError(f"syntax error: {e.msg}", Location(str(path), e.lineno or 1, (e.offset or 1) - 1),
-                             "PATH") from None
+            tree = ast.parse(path.read_bytes(), filename=str(path))  # bytes: BOM and coding cookie
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror}", Location(str(path), 1), "PATH") from None
+        except (SyntaxError, ValueError) as e:  # ValueError: NUL bytes
+            line, col = getattr(e, "lineno", None) or 1, getattr(e, "offset", None) or 1
+            message = f"syntax error: {getattr(e, 'msg', e)}"
+            if named:
+                raise InputError(message, Location(str(path), line, col - 1), "PATH") from None
+            skipped.append(Diagnostic(str(path), line, col, Severity.WARNING, f"{message}; file not checked",
+                                      "syntax-error"))
+            continue
         index.add(str(path), names, tree)
     checker = Checker(index, Options(options.mode, options.strict))
     checker.run()
-    return diagnostics(checker)
+    return diagnostics(checker) + skipped
 
 
 __all__ = ["CheckOptions", "Mode", "Protocol", "check", "load_protocols", "python_files"]

@@ -38,7 +38,7 @@ class Calls:
             return self.helper(node, function, env)
         if isinstance(func, ast.Attribute):
             owner = self.index.class_of(module, func.value)
-            if owner is not None and func.attr in owner.constructors:
+            if owner is not None and func.attr in owner.constructors and func.attr != "__init__":
                 return self.construct(node, owner, func.attr, env)
             if isinstance(func.value, ast.Name) and func.value.id == "self":
                 self.x.drop_fields(env)

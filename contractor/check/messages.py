@@ -22,6 +22,7 @@ class Code(enum.Enum):
 RULES = (
     Rule(Code.CALL.value, "A method is called on an object whose typestate may not enable it."),
     Rule(Code.LEAK.value, "An object goes out of scope before a --must-call method released it."),
+    Rule("syntax-error", "A file found in a folder does not parse; it was not checked."),
 )
 
 

@@ -109,26 +109,28 @@ class Index:
 
     # -- lookups used by the analysis --------------------------------------------------
 
-    def class_of(self, module: Module, node: ast.expr) -> Protocol | None:
-        """The typestated class `node` names in `module` (a name, `mod.Class`, a string
-        annotation, `Optional[C]` or `C | None`), else None."""
+    def class_of(self, module: Module, node: ast.expr, annotation: bool = False) -> Protocol | None:
+        """The typestated class `node` names in `module` (a name, `mod.Class`; in an
+        `annotation` also a string, `Optional[C]` or `C | None`), else None."""
         if isinstance(node, ast.Name):
             return module.classes.get(node.id)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             return module.qualified.get(node.value.id, {}).get(node.attr)
+        if not annotation:
+            return None
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
-                return self.class_of(module, ast.parse(node.value, mode="eval").body)
-            except SyntaxError:
+                return self.class_of(module, ast.parse(node.value.strip(), mode="eval").body, True)
+            except (SyntaxError, ValueError, UnicodeError, RecursionError):
                 return None
         if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)):
             head = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
             if head == "Optional":
-                return self.class_of(module, node.slice)
+                return self.class_of(module, node.slice, True)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             for side, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(other, ast.Constant) and other.value is None:
-                    return self.class_of(module, side)
+                    return self.class_of(module, side, True)
         return None
 
     def function(self, module: Module, node: ast.expr) -> Function | None:

@@ -93,7 +93,7 @@ class Checker:
         for i, arg in enumerate(args + function.args.kwonlyargs):
             obj = given.get(i)
             if obj is None and arg.annotation is not None:
-                protocol = self.index.class_of(module, arg.annotation)
+                protocol = self.index.class_of(module, arg.annotation, annotation=True)
                 obj = self.unknown(protocol) if protocol is not None else None
             if obj is not None and not analysis.untrackable(arg.arg):
                 key = frozenset({f"param:{i}"})
