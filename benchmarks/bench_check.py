@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from contractor import api  # noqa: E402
-from contractor.check import check, load_protocols  # noqa: E402
-from contractor.diagnostics import OutputFormat, render  # noqa: E402
+from contractor import api
+from contractor.check import check, load_protocols
+from contractor.diagnostics import OutputFormat, render
 
 FUNCTIONS = [
     '''def shut_{i}(door: Door) -> None:
