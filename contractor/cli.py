@@ -87,7 +87,8 @@ class SuggestingGroup(click.Group):
     cls=SuggestingGroup,
     lazy={"strengthen": "contractor.strengthen.command:strengthen_command",
           "check": "contractor.check.command:check_command",
-          "view": "contractor.view.command:view_command"},
+          "view": "contractor.view.command:view_command",
+          "cache": "contractor.cache_command:cache_group"},
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=GROUP_EXIT_CODES,
 )

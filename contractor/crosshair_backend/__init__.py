@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from contractor.backend import Backend
 from contractor.crosshair_backend.auto import AutoBackend
-from contractor.crosshair_backend.cache import DiskCache
+from contractor.crosshair_backend.cache import DiskCache, fingerprint
 from contractor.errors import InputError
 from contractor.model import ClassModel
 
@@ -36,7 +36,8 @@ def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
         from pathlib import Path
 
         setting = {"class": model.name, "source": model.source, "actions": list(model.actions),
-                   "constructors": list(model.constructors), "timeout": options.timeout}
+                   "constructors": list(model.constructors), "timeout": options.timeout,
+                   **fingerprint(model.module, Path(model.path))}
         directory = Path(extra["cache_dir"]) if extra.get("cache_dir") else None
         cache = DiskCache.for_setting(setting, directory)
     return CrosshairBackend(model, timeout=options.timeout, budget=extra.get("budget"), cache=cache)
