@@ -33,17 +33,20 @@ def load_model(target: str, options: InferOptions = InferOptions(), root: Path |
     """Resolve `target` (file.py:Class, package.module:Class or Class) and read its contracts."""
     from contractor.target import resolve
 
-    return load_resolved(resolve(target, root or Path.cwd()), options)
+    return load_resolved(resolve(target, root or Path.cwd()), options, root)
 
 
-def load_resolved(resolved: ResolvedTarget, options: InferOptions = InferOptions()) -> ClassModel:
-    """Read the contracts of a class already found (by `load_model` or `contractor.discover`)."""
+def load_resolved(resolved: ResolvedTarget, options: InferOptions = InferOptions(),
+                  root: Path | None = None) -> ClassModel:
+    """Read the contracts of a class already found (by `load_model` or `contractor.discover`);
+    its base classes are looked up under `root` (default: the working folder) and sys.path."""
     from contractor.contracts import read_class
 
     mode = options.preconditions
     if mode is None and options.backend == "crosshair":
         mode = PreconditionMode.DECLARED  # CrossHair reads declared contracts only
-    return read_class(resolved, methods=options.methods, exclude=options.exclude, preconditions=mode)
+    return read_class(resolved, methods=options.methods, exclude=options.exclude, preconditions=mode,
+                      root=root)
 
 
 def make_backend(model: ClassModel, options: InferOptions) -> Backend:

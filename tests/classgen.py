@@ -3,7 +3,10 @@
 Each class `C` has bool fields and small int fields bounded by its invariant, 2-4
 methods with random preconditions (PEP 316 docstrings or leading asserts) and random
 guarded updates, so its field and parameter domains are finite and closed: the tool's
-typestate must equal the brute force's.
+typestate must equal the brute force's. A third of the classes are split into a base `B`
+and `C(B)` (inherited fields, invariants, constructor and methods, an optional
+`super().__init__()` and an override extending the base's method through `super()`);
+some loops run past the unroll bound (then the tool need only contain the brute force).
 """
 
 from __future__ import annotations
@@ -179,33 +182,58 @@ def classes(draw) -> Generated:
     if draw(st.sampled_from((True, True, False))):  # weakened, like the door's `not (danger and closed)`
         extra = f"({extra} or {g.bool_expr(fields_scope, 1)})"
     invariants = [f"{lo} <= self.{n} <= {hi}" for n, (lo, hi) in bounds.items()] + [extra]
-    lines = ["class C:", '    """', *(f"    inv: {i}" for i in invariants), '    """', "",
-             "    def __init__(self) -> None:"]
-    lines += [f"        self.{n}: {'bool' if n in bool_fields else 'int'} = {init[n]}" for n in domains]
+    init_lines = ["    def __init__(self) -> None:"]
+    init_lines += [f"        self.{n}: {'bool' if n in bool_fields else 'int'} = {init[n]}" for n in domains]
     helper = draw(st.booleans())
-    if helper:
-        lines += ["", "    def _h(self) -> None:"] + _indent(g.body(fields_scope), 2)
+    helper_lines = ["", "    def _h(self) -> None:"] + _indent(g.body(fields_scope), 2) if helper else []
     param_domains: dict[str, dict[str, list[Any]]] = {}
+    methods: list[tuple[str, str, str, list[str], list[str]]] = []  # name, signature, call, lines, range
     for index in range(draw(st.integers(2, 4))):
         name = f"m{index}"
         scope = _Scope(list(fields_scope.bools), list(fields_scope.ints), bool_fields, int_fields, helper)
-        pres, signature = [], ""
+        pres, signature, call = [], "", ""
         kind = draw(st.sampled_from(["none", "none", "bool", "int"]))
         if kind == "bool":
-            signature, scope.bools = ", p: bool", scope.bools + ["p"]
+            signature, call, scope.bools = ", p: bool", "p", scope.bools + ["p"]
             param_domains[name] = {"p": [False, True]}
         elif kind == "int":
             lo = draw(st.integers(-1, 0))
             hi = lo + draw(st.integers(1, 2))
-            signature, scope.ints = ", k: int", scope.ints + ["k"]
+            signature, call, scope.ints = ", k: int", "k", scope.ints + ["k"]
             pres.append(f"{lo} <= k <= {hi}")
             param_domains[name] = {"k": list(range(lo, hi + 1))}
         if draw(st.sampled_from((True, True, True, False))):
             pres.append(g.bool_expr(scope, draw(st.sampled_from((0, 0, 1, 2)))))
-        lines += ["", f"    def {name}(self{signature}) -> None:"]
+        lines = ["", f"    def {name}(self{signature}) -> None:"]
         if pres and draw(st.booleans()):
             lines += _indent([f"assert {p}" for p in pres], 2)
         elif pres:
             lines += ['        """', *(f"        pre: {p}" for p in pres), '        """']
         lines += _indent(g.body(scope), 2)
+        methods.append((name, signature, call, lines, pres[:1] if kind == "int" else []))
+    if not draw(st.sampled_from((False, False, True))):  # one class
+        lines = ["class C:", '    """', *(f"    inv: {i}" for i in invariants), '    """', "", *init_lines,
+                 *helper_lines, *(line for m in methods for line in m[3])]
+        return Generated("\n".join(lines) + "\n", domains, param_domains, exact=not g.past_bound)
+    # the same class split into a base B and C(B): B has the constructor, the helper, some
+    # invariants and methods; C the others, maybe its own __init__ calling super().__init__(),
+    # and maybe an override of one of B's methods extending it through super()
+    split = draw(st.integers(0, len(methods)))
+    inv_split = draw(st.integers(0, len(invariants)))
+    base = ["class B:", '    """', *(f"    inv: {i}" for i in invariants[:inv_split]), '    """', "",
+            *init_lines, *helper_lines, *(line for m in methods[:split] for line in m[3])]
+    derived = ["class C(B):", '    """', *(f"    inv: {i}" for i in invariants[inv_split:]), '    """']
+    if draw(st.booleans()):
+        derived += ["", "    def __init__(self) -> None:", "        super().__init__()"]
+    derived += [line for m in methods[split:] for line in m[3]]
+    if split and draw(st.booleans()):
+        name, signature, call, _, ranges = methods[draw(st.integers(0, split - 1))]
+        scope = _Scope(list(fields_scope.bools), list(fields_scope.ints), bool_fields, int_fields, helper)
+        own = draw(st.booleans())  # PEP 316: an own precondition replaces the inherited one
+        derived += ["", f"    def {name}(self{signature}) -> None:"]
+        if own:
+            own_pres = ranges + [g.bool_expr(scope, 1)]  # the parameter keeps its bounded domain
+            derived += ['        """', *(f"        pre: {p}" for p in own_pres), '        """']
+        derived += [f"        super().{name}({call})"] + _indent(g.simple(scope), 2)
+    lines = base + ["", ""] + derived
     return Generated("\n".join(lines) + "\n", domains, param_domains, exact=not g.past_bound)
