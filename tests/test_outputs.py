@@ -204,6 +204,8 @@ def test_witness_text_is_readable():
     assert witness_text({"args": {}, "after": {"ok": True}}, "__init__") == (
         "call: __init__(); object after: ok=True")
     assert witness_text(None, "m") == ""
+    assert witness_text({"args": {"when": float("nan"), "x": float("-inf")}}, "f") == (
+        "call: f(when=float('nan'), x=float('-inf'))")
 
 
 def test_dot_lists_always_enabled_methods_once():

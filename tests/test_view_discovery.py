@@ -45,3 +45,19 @@ def test_decorators_imported_by_name_count(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert [e.to_dict() for e in discover(tmp_path)] == [
         {"name": "S", "path": "s.py", "line": 2, "target": "s.py:S", "evidence": ["icontract"]}]
+
+
+def test_the_cache_parses_only_changed_files(tmp_path, monkeypatch):
+    import contractor.view.discovery as discovery
+
+    (tmp_path / "a.py").write_text("class A:\n    def f(self):\n        assert self\n")
+    (tmp_path / "b.py").write_text("class B:\n    def f(self):\n        raise ValueError\n")
+    monkeypatch.chdir(tmp_path)
+    parsed: list[str] = []
+    original = discovery.classes_in_file
+    monkeypatch.setattr(discovery, "classes_in_file", lambda p: parsed.append(p.name) or original(p))
+    cache: dict = {}
+    assert [e.name for e in discover(tmp_path, cache)] == ["A", "B"]
+    assert [e.name for e in discover(tmp_path, cache)] == ["A", "B"] and parsed == ["a.py", "b.py"]
+    (tmp_path / "b.py").write_text("class C:\n    def g(self):\n        raise ValueError('changed')\n")
+    assert [e.name for e in discover(tmp_path, cache)] == ["A", "C"] and parsed == ["a.py", "b.py", "b.py"]

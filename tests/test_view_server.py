@@ -3,6 +3,7 @@ processes. The final typestate must be `contractor infer`'s; events arrive live,
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -18,7 +19,7 @@ import pytest
 from contractor import api
 from contractor.outputs import to_mermaid
 from contractor.typestate import Typestate
-from contractor.view.server import CSP, bind, running
+from contractor.view.server import CSP, bind, running, strict_json
 from contractor.view.session import Session
 from view_helpers import BAD, ROOT, SAMPLES, get, get_json, post, read_events, slow_analyse, wait_status
 
@@ -218,3 +219,28 @@ def test_cli_view_of_a_target_starts_its_analysis_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_events_are_strict_json_even_with_nan_witnesses(serve, tmp_path):
+    base = serve(tmp_path, watch=False)
+    session = serve.sessions[0]
+    session.log.append({"type": "transition", "run": 0, "witness": {"args": {"when": float("nan")},
+                                                                     "after": {"t": float("-inf"), "n": 1.5}}})
+
+    def strict(text: str):
+        return json.loads(text, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+
+    raw = get_stream_line(base)
+    assert strict(raw)["witness"] == {"args": {"when": {"__float__": "nan"}},
+                                      "after": {"t": {"__float__": "-inf"}, "n": 1.5}}
+    assert strict(strict_json([float("inf"), (1, float("nan"))])) == [{"__float__": "inf"}, [1, {"__float__": "nan"}]]
+
+
+def get_stream_line(base: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}api/events?from=0", timeout=10) as stream:
+        for raw in stream:
+            if raw.startswith(b"data: "):
+                return raw[len(b"data: "):].decode()
+    raise AssertionError("no event")

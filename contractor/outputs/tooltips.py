@@ -7,6 +7,7 @@ same text, made here once.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from contractor.typestate import Initialization, State, Transition, Typestate
@@ -16,11 +17,13 @@ MAY_MEANS = "may: the solver could not decide, so the move is kept"
 
 
 def value_text(value: Any) -> str:
-    """A JSON value from a witness in Python notation (True, None, 'text', [1, 2])."""
+    """A JSON value from a witness in Python notation (True, None, 'text', [1, 2], float('nan'))."""
     if isinstance(value, dict):
         return "{" + ", ".join(f"{value_text(k)}: {value_text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(value_text(v) for v in value) + "]"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float('{value!r}')"
     return repr(value)
 
 

@@ -96,10 +96,30 @@ def classes_in_file(path: Path) -> list[ClassEntry]:
     return entries
 
 
-def discover(root: Path) -> list[ClassEntry]:
-    """The qualifying classes under `root` (a folder, or one .py file), by path then line."""
+FileKey = tuple[int, int]  # (mtime in ns, size): a file not changed since it was parsed
+
+
+def discover(root: Path, cache: dict[Path, tuple[FileKey, list[ClassEntry]]] | None = None) -> list[ClassEntry]:
+    """The qualifying classes under `root` (a folder, or one .py file), by path then line.
+
+    With `cache` (kept by the caller between calls), unchanged files are not parsed again.
+    """
     files = [root] if root.is_file() else python_files(root)
-    return [entry for path in files for entry in classes_in_file(path)]
+    found: list[ClassEntry] = []
+    for path in files:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        key = (stat.st_mtime_ns, stat.st_size)
+        if cache is not None and path in cache and cache[path][0] == key:
+            found.extend(cache[path][1])
+            continue
+        entries = classes_in_file(path)
+        if cache is not None:
+            cache[path] = (key, entries)
+        found.extend(entries)
+    return found
 
 
 __all__ = ["ClassEntry", "Evidence", "class_evidence", "classes_in_file", "discover"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -142,6 +143,21 @@ def _start_seq(request: Request, session: Session) -> int:
     return current.first_seq if current is not None else len(session.log)
 
 
+def strict_json(value) -> str:
+    """JSON a browser's `JSON.parse` accepts: a NaN or infinite float (a solver's witness can
+    hold one) becomes `{"__float__": "nan" | "inf" | "-inf"}`, which the page shows as
+    `float('nan')` and so on."""
+    def finite(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return {"__float__": repr(v)}
+        if isinstance(v, dict):
+            return {k: finite(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [finite(x) for x in v]
+        return v
+    return json.dumps(finite(value), default=str, allow_nan=False)
+
+
 def _latest_diagrams_only(batch: list[dict]) -> list[dict]:
     """A batch without the diagrams a later diagram of the same batch replaces."""
     last = {e["run"]: e["seq"] for e in batch if e["type"] == "diagram"}
@@ -156,7 +172,7 @@ async def _stream(request: Request, session: Session, seq: int, closing: threadi
         if batch:
             seq = batch[-1]["seq"] + 1
             for event in _latest_diagrams_only(batch):
-                yield f"id: {event['seq']}\ndata: {json.dumps(event, default=str)}\n\n"
+                yield f"id: {event['seq']}\ndata: {strict_json(event)}\n\n"
             idle = 0.0
             continue
         if await request.is_disconnected():
@@ -240,4 +256,4 @@ def running(session: Session, port: int = 0) -> Iterator[str]:
         sock.close()
 
 
-__all__ = ["CSP", "HOST", "bind", "create_app", "running", "serve", "url_of"]
+__all__ = ["CSP", "HOST", "bind", "create_app", "running", "serve", "strict_json", "url_of"]

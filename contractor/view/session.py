@@ -100,9 +100,12 @@ class Session:
         self.current: Run | None = None
         self._mp = multiprocessing.get_context("spawn")
         self._watcher = SourceWatcher(self._source_changed) if watch else None
+        self._discovered: dict = {}  # file -> its classes, while unchanged (see `discover`)
+        self._discovery_lock = threading.Lock()
 
     def classes(self) -> list[ClassEntry]:
-        return discover(self.root)
+        with self._discovery_lock:  # the cache is shared by concurrent requests
+            return discover(self.root, self._discovered)
 
     def start(self, target: str, reason: str = "chosen") -> Run:
         """Stop the current run (if any) and analyse `target` in a new worker."""

@@ -192,6 +192,7 @@ function value(v) {
   if (v === false) return "False";
   if (typeof v === "string") return `'${v}'`;
   if (Array.isArray(v)) return `[${v.map(value).join(", ")}]`;
+  if (v && typeof v === "object" && Object.keys(v).length === 1 && "__float__" in v) return `float('${v.__float__}')`;
   if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${value(x)}`).join(", ")}}`;
   return String(v);
 }
