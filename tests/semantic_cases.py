@@ -802,3 +802,106 @@ class C:
 ''', {"p": [(a, b) for a in range(-1, 3) for b in range(3)], "k": [-2, -1, 0, 1, 2]},
          {"pick": {"i": [-3, -2, -1, 0, 1, 2]}}, findings=(("breaks_invariant", "swap"),)),
 ]
+
+WORDS = ["".join(t) for n in range(4) for t in __import__("itertools").product("ab", repeat=n)]
+
+CASES += [
+    # slices with omitted, negative, out-of-range and symbolic bounds (Python clamps them)
+    Case("str_slicing_with_symbolic_bounds", '''class C:
+    """
+    inv: len(self.s) <= 3 and -4 <= self.i <= 4
+    """
+
+    def __init__(self) -> None:
+        self.s = "ab"
+        self.i = 0
+
+    def cut(self) -> None:
+        """pre: self.s[self.i:] != self.s[:self.i]"""
+        self.s = self.s[-self.i:self.i + 1]
+
+    def tail(self) -> None:
+        """pre: self.s[self.i - 1:] == "b" """
+        self.i = -self.i
+        self.s = self.s[:-1] + self.s[self.i:self.i]
+
+    def grow(self) -> None:
+        """pre: len(self.s[1:-1]) == 0"""
+        self.s = (self.s + "ab")[self.i:self.i + 3]
+''', {"s": WORDS, "i": list(range(-4, 5))}, slow=True),
+    # find/index/rfind (ValueError when absent), count (unrolled), startswith a tuple
+    Case("str_find_index_count_startswith", '''class C:
+    """
+    inv: len(self.s) <= 3 and -1 <= self.n <= 4
+    """
+
+    def __init__(self) -> None:
+        self.s = ""
+        self.n = 0
+
+    def locate(self, sub: str) -> None:
+        """pre: self.s.find(sub, 1) >= 0"""
+        self.n = self.s.index(sub) + self.s.rfind(sub)
+
+    def seek(self) -> None:
+        """pre: self.s.startswith(("b", "aa"))"""
+        self.n = self.s.index("a")
+
+    def tally(self) -> None:
+        """pre: self.s.count("a") >= 2 or self.s.endswith("b")"""
+        self.n = self.s.count("ab") + self.s.find("b", -2, 3)
+        self.s = self.s[1:]
+''', {"s": WORDS, "n": list(range(-1, 5))}, {"locate": {"sub": ["", "a", "b", "ab", "ba"]}},
+         findings=(("may_raise", "seek"),)),
+    # str() of ints and bools, f-strings, and comparisons of the text built
+    Case("str_of_ints_and_f_strings", '''class C:
+    """
+    inv: -2 <= self.n <= 2 and len(self.log) <= 6
+    """
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.log = ""
+
+    def show(self) -> None:
+        """pre: str(self.n) != "0" """
+        self.log = f"n={self.n}"
+
+    def mark(self, flag: bool) -> None:
+        """pre: len(self.log) < 2"""
+        self.log = str(flag)[:2] + str(self.n)
+
+    def step(self) -> None:
+        """pre: self.log == f"{self.n}" or self.log.startswith("-")"""
+        self.n = self.n - 1
+''', {"n": list(range(-2, 3)), "log": ["", "0", "-1", "-2", "1", "n=0", "n=-1", "n=1", "n=-2", "n=2",
+                                      "Tr0", "Fa1", "Tr-1"]},
+         {"mark": {"flag": [False, True]}}, exact=False),
+    # list slicing, index/count/remove (ValueError), extend, reversed in a loop
+    Case("list_slicing_and_extra_methods", '''class C:
+    """
+    inv: len(self.xs) <= 3
+    """
+
+    def __init__(self) -> None:
+        self.xs: list[int] = []
+
+    def shift(self) -> None:
+        """pre: self.xs[1:] != []"""
+        self.xs = self.xs[1:] + self.xs[:1]
+
+    def drop(self, v: int) -> None:
+        """pre: v in (0, 1) and self.xs.count(v) == 1"""
+        i = self.xs.index(v)
+        self.xs.remove(self.xs[-1])
+        self.xs.insert(i, 0)
+
+    def fold(self) -> None:
+        """pre: len(self.xs) < 2"""
+        first = 0
+        for x in reversed(self.xs):
+            first = x
+        self.xs.extend([first, 1][len(self.xs):])
+''', {"xs": [list(t) for n in range(4) for t in __import__("itertools").product([0, 1], repeat=n)]},
+         {"drop": {"v": [0, 1, 2]}}),
+]

@@ -208,11 +208,20 @@ def test_auto_decides_the_crosshair_samples_exactly(file, name, expected, init, 
     assert replay_witnesses(ts, load_class(file, name), oracle) == len(expected) + len(ts.initializations)
 
 
-def test_auto_on_the_text_file_asks_crosshair_only_about_the_sliced_methods(tmp_path):
+def test_auto_on_the_text_file_needs_no_crosshair(tmp_path):
+    # z3 translates str slicing: every transition is decided without CrossHair
     options = InferOptions(backend="auto", timeout=5, crosshair_options={"cache_dir": str(tmp_path)})
     ts = infer(f"{SAMPLES}/textfile.py:TextFile", options)
-    assert {t.method for t in ts.transitions if t.backend == "crosshair"} == {"read", "write"}
-    assert {t.method for t in ts.transitions if t.backend == "z3"} == {"close", "seek"}
+    assert {t.backend for t in ts.transitions} == {"z3"}
+    assert ts.stats.queries_by_backend.get("crosshair", 0) == 0
+
+
+def test_z3_alone_decides_the_text_file():
+    ts = infer(f"{SAMPLES}/textfile.py:TextFile", InferOptions(backend="z3"))
+    assert initial(ts) == {AT_END}
+    assert transitions(ts) == {t: "must" for t in TEXTFILE}
+    assert not ts.unknowns
+    assert replay_witnesses(ts, load_class("textfile", "TextFile"), textfile_oracle) == len(TEXTFILE) + 1
 
 
 @pytest.mark.slow

@@ -191,6 +191,19 @@ EXPECTED = {
               "F close X", "F send R", "R close X", "R receive I"),
         {"state": ["idle", "started", "sent"], "headers": [0, 1, 2, 3], "open": BOOLS},
         {"header": {"count": [-1, 0, 1, 2, 3, 4]}}, preconditions="implicit"),
+    # str slicing: empty / cursor at the start of some text / inside / at the end. Deleting
+    # shortens text and cursor alike, so it never reaches the end from inside.
+    "text_buffer": Expected(
+        "text_buffer.py:TextBuffer",
+        {"E": ("insert",), "S": ("insert", "right"), "I": ("delete", "insert", "left", "right"),
+         "N": ("delete", "insert", "left")},
+        ("E",),
+        _must("E insert N", "N insert N", "N delete E", "N delete N", "N left S", "N left I",
+              "S insert I", "S right N", "S right I",
+              "I insert I", "I delete S", "I delete I", "I left S", "I left I", "I right N", "I right I"),
+        {"text": ["".join(t) for n in range(4) for t in itertools.product("ab", repeat=n)],
+         "cursor": list(range(4))},
+        {"insert": {"s": ["", "a", "ab"]}}),
 }
 
 

@@ -19,6 +19,7 @@ from contractor.z3backend import effects
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
 from contractor.z3backend.loops import LoopExecutor
+from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.values import Val
 
@@ -26,7 +27,7 @@ MAX_INLINE_DEPTH = 8
 FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp)
 
 
-class Executor(ExprEvaluator, LoopExecutor):
+class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,

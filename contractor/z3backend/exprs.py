@@ -188,7 +188,7 @@ class ExprEvaluator:
         if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
             return self.tuple_item(base, node)
         if isinstance(node.slice, ast.Slice):
-            raise self.unsupported(node, "slicing")
+            return self.slice_value(base, node)
         idx = V.to_int(self.eval(node.slice))
         if base.kind not in ("list", "str"):
             raise self.unsupported(node, f"indexing a {base.type}")
@@ -373,14 +373,7 @@ class ExprEvaluator:
             return Val(INT, V.to_int(args[0]))
         if name == "float" and len(args) == 1 and args[0].kind in ("bool", "int", "float"):
             return Val(TypeRef("float"), V.to_float(args[0]))
-        raise self.unsupported(node, f"call to {name}()")
-
-    def call_str_method(self, m: StrMethod, node: ast.Call) -> Val:
-        args = [self.eval(a) for a in node.args]
-        if m.name in ("startswith", "endswith") and len(args) == 1 and args[0].kind == "str":
-            f = z3.PrefixOf if m.name == "startswith" else z3.SuffixOf
-            return Val(BOOL, f(args[0].z, m.value.z))
-        raise self.unsupported(node, f"str.{m.name}()")
+        return self.call_builtin_extra(name, args, node)
 
     def call_list_method(self, m: ListMethod, node: ast.Call) -> Val:
         name = m.name
@@ -412,4 +405,4 @@ class ExprEvaluator:
         if name == "clear" and not args:
             self.store(m.target, Val(lst.type, z3.Empty(lst.z.sort())))
             return V.NONE_VAL
-        raise self.unsupported(node, f"list.{name}()")
+        return self.call_list_extra(m, lst, args, node)

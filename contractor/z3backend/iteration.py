@@ -15,8 +15,14 @@ from contractor.z3backend.values import Val
 ItemAt = Callable[[int], tuple[z3.BoolRef, Val]]
 
 
-def items_of(seq: Val) -> ItemAt | None:
+def items_of(seq: object) -> ItemAt | None:
     """k -> (the k-th item exists, the k-th item), or None if `seq` is not iterable here."""
+    from contractor.z3backend.seqcalls import Reversed
+
+    if isinstance(seq, Reversed):
+        return reversed_items(seq.value)
+    if not isinstance(seq, Val):
+        return None
     if seq.kind == "tuple":
         items = V.tuple_items(seq)
 
@@ -46,3 +52,16 @@ def keys_of(seq: Val) -> z3.SeqRef | None:
 
         return mappings.keys(seq)
     return None
+
+
+def reversed_items(seq: Val) -> ItemAt | None:
+    if seq.kind == "tuple":
+        items = V.tuple_items(seq)[::-1]
+        return items_of(V.make_tuple(items)) if items else items_of(seq)
+    z = keys_of(seq)
+    if z is None or seq.kind not in ("str", "list"):
+        return None
+    n = z3.Length(z)
+    if seq.kind == "str":
+        return lambda k: (z3.IntVal(k) < n, Val(STR, z3.SubString(z, n - 1 - k, 1)))
+    return lambda k: (z3.IntVal(k) < n, Val(seq.type.args[0], z[n - 1 - k]))

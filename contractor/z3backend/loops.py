@@ -84,7 +84,7 @@ class LoopExecutor:
                 i = start + k * step
                 return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
             return at
-        at = items_of(self.eval(it))
+        at = items_of(self.eval_any(it))
         if at is not None:
             return at
         raise UnsupportedConstruct("for-loop over something other than range(), a str, list, tuple, "

@@ -177,8 +177,11 @@ class ClassSemantics:
 
     def conditions(self, conds: tuple[Condition, ...], fields: dict[str, Val], params: dict[str, Val],
                    label: str, extra: dict[str, Val] | None = None, old: dict[str, Val] | None = None,
-                   old_params: dict[str, Val] | None = None) -> z3.BoolRef:
+                   old_params: dict[str, Val] | None = None, assume: z3.BoolRef | None = None) -> z3.BoolRef:
         """The conjunction of the conditions (a condition that raises counts as false).
+
+        `assume` is what every use of the result conjoins (the invariant of the same object,
+        for preconditions): bounded translations (str.count) need not cover what it excludes.
 
         A condition the translation cannot follow becomes an uninterpreted predicate of the
         object's fields and the parameters: consistent, but unconstrained, so every answer
@@ -194,6 +197,8 @@ class ClassSemantics:
             ex.frame.locals = {"self": Val(TypeRef("class", name=self.model.name), SELF), **params, **(extra or {})}
             ex.frame.old = dict(old_params or params)
             ex.old_oid = OLD if old is not None else None
+            if assume is not None:
+                ex.assume(assume)
             try:
                 value = ex.condition(cond.expr)
                 if not z3.is_false(state.unknown):
@@ -223,7 +228,8 @@ class ClassSemantics:
         """The declared precondition, where the precondition mode uses it (else True)."""
         if not self.model.preconditions.declared:
             return TRUE
-        return self.conditions(method.preconditions, fields, args, f"{method.name}:pre")
+        return self.conditions(method.preconditions, fields, args, f"{method.name}:pre",
+                               assume=self.invariant if fields is self.fields else None)
 
     def enabledness(self, method: Method) -> z3.BoolRef:
         """exists p. pre(c, p), over this object's field constants."""
@@ -240,7 +246,8 @@ class ClassSemantics:
             fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
             return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
         known = len(self.inexact)
-        pre = self.conditions(method.preconditions, self.fields, params, f"{method.name}:pre")
+        pre = self.conditions(method.preconditions, self.fields, params, f"{method.name}:pre",
+                              assume=self.invariant)
         if not params:
             return z3.simplify(pre)
         if len(self.inexact) != known:

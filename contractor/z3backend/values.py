@@ -300,6 +300,9 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
         ua, na = (Val(a.type.args[0], a.z), a.is_none) if a.kind == "optional" else (a, z3.BoolVal(False))
         ub, nb = (Val(b.type.args[0], b.z), b.is_none) if b.kind == "optional" else (b, z3.BoolVal(False))
         return z3.If(z3.Or(na, nb), z3.And(na, nb), equal(ua, ub))
+    if a.kind == b.kind == "list" and (a.z is None or b.z is None):  # [] of unknown item type
+        other = b if a.z is None else a
+        return z3.BoolVal(True) if other.z is None else z3.Length(other.z) == 0
     if a.kind == b.kind and a.kind in ("str", "bool", "list"):
         return a.z == b.z
     if a.kind == b.kind == "tuple":
