@@ -5,6 +5,7 @@ The CLI is a thin layer over these functions.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,9 @@ class InferOptions:
     # which preconditions decide enabledness; None: declared if the class declares any
     # contract, else implicit (raise guards)
     preconditions: PreconditionMode | None = None
+    # worker processes for large explorations (contractor.parallel); 0: one per CPU, used only
+    # when many pairs wait and each costs the solver real time; 1: never
+    jobs: int = 0
 
 
 def load_model(target: str, options: InferOptions = InferOptions(), root: Path | None = None) -> ClassModel:
@@ -78,8 +82,19 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
     """Explore `model`'s typestate; `on_event` hears of each state and transition as found."""
     from contractor.explore import explore
 
-    return explore(model, make_backend(model, options), on_progress=on_progress,
-                   max_states=options.max_states, on_event=on_event)
+    backend = make_backend(model, options)
+    jobs = options.jobs or os.cpu_count() or 1
+    if jobs == 1:
+        return explore(model, backend, on_progress=on_progress, max_states=options.max_states,
+                       on_event=on_event)
+    from contractor.parallel import ParallelBackend
+
+    parallel = ParallelBackend(backend, jobs)
+    try:
+        return explore(model, parallel, on_progress=on_progress, max_states=options.max_states,
+                       on_event=on_event)
+    finally:
+        parallel.close()
 
 
 def infer(target: str, options: InferOptions = InferOptions(), *, root: Path | None = None,

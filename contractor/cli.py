@@ -203,6 +203,14 @@ def _fail(message: str) -> None:
     help="Stop exploring after this many states (the result is then PARTIAL).",
 )
 @click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Worker processes for a large exploration (0: one per CPU; 1: none). Workers start "
+    "only when many pairs wait and each costs the solver real time [default: 0].",
+)
+@click.option(
     "--png", is_flag=True, help="Also write typestate.png (needs the system Graphviz `dot`)."
 )
 @click.option("--no-svg", is_flag=True, help="Do not write typestate.svg.")

@@ -69,6 +69,7 @@ def analysis_options(command: F) -> F:
 _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "backend": ("backend", str), "budget": ("budget", float), "timeout": ("timeout", float),
     "unroll": ("unroll", int), "max_states": ("max_states", int), "preconditions": ("preconditions", str),
+    "jobs": ("jobs", int),
     "methods": ("methods", tuple), "exclude": ("exclude", tuple), "must_call": ("must_call", tuple),
     "out": ("out", Path), "no_cache": ("cache", lambda v: not v), "cache_dir": ("cache_dir", Path),
     "fmt": ("format", str), "fail_on": ("fail_on", str), "png": ("png", bool),
@@ -111,7 +112,7 @@ def infer_options(settings: Settings) -> api.InferOptions:
     return api.InferOptions(
         backend=settings.backend, methods=settings.methods or None, exclude=settings.exclude,
         unroll=settings.unroll, timeout=settings.timeout, max_states=settings.max_states,
-        crosshair_options=crosshair,
+        jobs=settings.jobs, crosshair_options=crosshair,
         preconditions=PreconditionMode(settings.preconditions) if settings.preconditions else None)
 
 

@@ -64,6 +64,8 @@ def explore(
     transitions: list[Transition] = []
     complete = True
     extra_findings: list[Finding] = []
+    # a backend answering queued states ahead, in worker processes (contractor.parallel)
+    prefetch = getattr(backend, "prefetch", None)
 
     def visit(enabled: Enabled) -> str:
         if enabled not in ids:
@@ -86,6 +88,8 @@ def explore(
                     FindingKind.INCOMPLETE, f"exploration stopped after {max_states} states (--max-states)"))
                 break
             source = queue.popleft()
+            if prefetch is not None:
+                prefetch(source, queue)
             for method in sorted(source):
                 for t in _order(backend.targets(source, method)):
                     transitions.append(Transition(

@@ -36,6 +36,7 @@ class Settings:
     timeout: float = 10.0  # seconds per solver query
     unroll: int = 8
     max_states: int | None = None
+    jobs: int = 0  # worker processes for a large exploration (contractor.parallel); 0: one per CPU
     preconditions: str | None = None  # declared | implicit | both; None: by the class
     methods: tuple[str, ...] | None = None  # the actions; None: public methods
     exclude: tuple[str, ...] = ()
@@ -61,6 +62,7 @@ class PartialSettings:
     timeout: float | None = None
     unroll: int | None = None
     max_states: int | None = None
+    jobs: int | None = None
     preconditions: str | None = None
     methods: tuple[str, ...] | None = None
     exclude: tuple[str, ...] | None = None
@@ -89,7 +91,7 @@ def overlay(base: Settings, *layers: PartialSettings) -> Settings:
 
 _KINDS: dict[str, type | tuple[type, ...]] = {
     "backend": str, "budget": (int, float), "timeout": (int, float), "unroll": int,
-    "max_states": int, "preconditions": str, "methods": list, "exclude": list, "must_call": list,
+    "max_states": int, "jobs": int, "preconditions": str, "methods": list, "exclude": list, "must_call": list,
     "out": str, "cache": bool, "cache_dir": str, "format": str, "fail_on": str,
     "png": bool, "svg": bool, "html": bool, "dialect": str, "targets": list,
 }

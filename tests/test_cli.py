@@ -253,6 +253,8 @@ def test_options_reach_the_api(fake):
         "2.5",
         "--max-states",
         "50",
+        "--jobs",
+        "3",
         "--no-svg",
         "--no-html",
     )
@@ -266,6 +268,7 @@ def test_options_reach_the_api(fake):
         unroll=3,
         timeout=2.5,
         max_states=50,
+        jobs=3,
     )
 
 

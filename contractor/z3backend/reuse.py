@@ -53,6 +53,9 @@ class Reuse:
     # -- transitions -------------------------------------------------------------------
 
     def split(self, name: str) -> MethodSplit | None:
+        if not self.splits:  # all at once, in a fixed order: the same z3 terms in every run
+            for action in sorted(self.b.model.actions):
+                self.splits[action] = self._make_split(action)
         if name not in self.splits:
             self.splits[name] = self._make_split(name)
         return self.splits[name]

@@ -1,0 +1,186 @@
+"""Parallel exploration: the (state, method) pairs of the states waiting in the BFS queue
+answered by worker processes, with the same result as one process.
+
+`ParallelBackend` wraps a backend. When the exploration reaches a state whose pairs are
+not answered yet, it hands over every state then queued (`prefetch`); if they make at
+least `min_pairs` pairs and the pairs answered so far took `min_pair_seconds` each on
+average, worker processes answer them, else the wrapped backend does, as before. The explorer still takes the answers one pair at a time in its own order, so
+state numbering, transitions and their order are the sequential run's.
+
+Each worker owns a fixed share of the methods and answers its pairs in BFS order, so a
+method's queries happen in the same order as in one process; workers are forked after
+every method's translation and query split are built, so they start from the same z3
+terms. Only classes the z3 backend splits fully and decides exactly go parallel (every
+answer is then a must-answer from reuse.py, with no CrossHair and no untranslated
+construct); anything else, or a platform without fork, is explored in one process. A
+pair a worker cannot decide (a part the solver answers unknown) is asked again here.
+Workers count their own queries; their shared-part caches are separate, so a parallel
+run may ask a few more queries than a sequential one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from typing import Any
+
+from contractor.backend import Backend, Enabled, Target
+
+MIN_PAIRS = 512  # fewer pending pairs than this: not worth a round trip to the workers
+# Pairs answered faster than this (on average, so far) are not worth shipping to a worker:
+# sending an answer back costs about as much as a cached answer (the flags family).
+MIN_PAIR_SECONDS = 0.002
+
+
+def _z3_of(backend: Backend):
+    """The z3 backend inside `backend` (itself, or auto's), or None."""
+    from contractor.z3backend import Z3Backend
+
+    if isinstance(backend, Z3Backend):
+        return backend
+    inner = getattr(backend, "z3", None)
+    return inner if isinstance(inner, Z3Backend) else None
+
+
+def _serve(z3b, methods: list[str], conn) -> None:
+    """A worker: answer (method, sources) requests until told to stop (None)."""
+    try:
+        while True:
+            request = conn.recv()
+            if request is None:
+                return
+            method, sources = request
+            before = z3b.n_queries
+            answers = [z3b.reuse.targets(method, source, None) for source in sources]
+            conn.send((answers, z3b.n_queries - before))
+    except (EOFError, KeyboardInterrupt):
+        return
+    finally:
+        conn.close()
+
+
+class ParallelBackend:
+    """A backend answering the BFS queue's pairs in worker processes (see the module doc)."""
+
+    def __init__(self, inner: Backend, jobs: int, min_pairs: int = MIN_PAIRS,
+                 min_pair_seconds: float = MIN_PAIR_SECONDS):
+        self.inner = inner
+        self.min_pair_seconds = min_pair_seconds
+        self._local_pairs = 0
+        self._local_seconds = 0.0
+        self.name = inner.name
+        self.jobs = jobs
+        self.min_pairs = min_pairs
+        self._answers: dict[tuple[Enabled, str], list[Target] | None] = {}
+        self._asked: set[Enabled] = set()
+        self._workers: list[tuple[Any, Any]] | None = None
+        self._owner: dict[str, int] = {}
+        self._worker_queries = 0
+        self._eligible: bool | None = None
+        self.parallel_pairs = 0  # pairs the workers answered (for tests and benchmarks)
+
+    # -- the parallel part ------------------------------------------------------------
+
+    def _can_fork(self) -> bool:
+        if self._eligible is None:
+            z3b = _z3_of(self.inner)
+            actions = list(z3b.model.actions) if z3b is not None else []
+            self._eligible = (
+                self.jobs > 1 and z3b is not None and z3b.reuse is not None
+                and "fork" in multiprocessing.get_all_start_methods()
+                and all(z3b.reuse.split(m) is not None and z3b.inexact_reason(m) is None for m in actions))
+        return self._eligible
+
+    def _start(self) -> None:
+        z3b = _z3_of(self.inner)
+        actions = sorted(z3b.model.actions)
+        self._owner = {m: i % self.jobs for i, m in enumerate(actions)}
+        context = multiprocessing.get_context("fork")
+        self._workers = []
+        for k in range(self.jobs):
+            parent, child = context.Pipe()
+            mine = [m for m in actions if self._owner[m] == k]
+            process = context.Process(target=_serve, args=(z3b, mine, child), daemon=True)
+            process.start()
+            child.close()
+            self._workers.append((process, parent))
+
+    def prefetch(self, source: Enabled, queued) -> None:
+        """Called by the explorer before it asks about `source`; `queued` are the states
+        waiting after it, in order."""
+        if source in self._asked:
+            return
+        pending = [source, *(s for s in queued if s not in self._asked)]
+        pairs = sum(len(s) for s in pending)
+        if pairs < self.min_pairs or not self._can_fork():
+            return
+        if self._workers is None and self._local_seconds < self.min_pair_seconds * self._local_pairs:
+            return  # pairs are cheap here: shipping them costs more than answering them
+        if self._workers is None:
+            self._start()
+        self._asked.update(pending)
+        by_worker: dict[int, dict[str, list[Enabled]]] = {}
+        for s in pending:
+            for m in sorted(s):
+                by_worker.setdefault(self._owner[m], {}).setdefault(m, []).append(s)
+        for k, requests in by_worker.items():  # one method at a time, in sorted order, per worker
+            conn = self._workers[k][1]
+            for m, sources in requests.items():
+                conn.send((m, sources))
+        for k, requests in by_worker.items():
+            conn = self._workers[k][1]
+            for m, sources in requests.items():
+                answers, queries = conn.recv()
+                self._worker_queries += queries
+                for s, answer in zip(sources, answers):
+                    self._answers[(s, m)] = answer
+                    self.parallel_pairs += answer is not None
+
+    def close(self) -> None:
+        """Stop the workers (idempotent)."""
+        for process, conn in self._workers or ():
+            try:
+                conn.send(None)
+                conn.close()
+            except OSError:
+                pass
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+        self._workers = None
+
+    # -- the Backend protocol --------------------------------------------------------
+
+    def targets(self, source: Enabled, method: str) -> list[Target]:
+        answer = self._answers.pop((source, method), None)
+        if answer is not None:
+            return answer
+        started = time.perf_counter()
+        answer = self.inner.targets(source, method)
+        self._local_seconds += time.perf_counter() - started
+        self._local_pairs += 1
+        return answer
+
+    def initial_targets(self, constructor: str) -> list[Target]:
+        return self.inner.initial_targets(constructor)
+
+    def findings(self):
+        return self.inner.findings()
+
+    def state_invariant(self, enabled: Enabled):
+        return self.inner.state_invariant(enabled)
+
+    def unknowns(self):
+        return self.inner.unknowns()
+
+    def queries(self) -> dict[str, int]:
+        counts = dict(self.inner.queries())
+        if self._worker_queries:
+            counts["z3"] = counts.get("z3", 0) + self._worker_queries
+        return counts
+
+    def __getattr__(self, name: str):  # anything else a caller asks of the wrapped backend
+        return getattr(self.inner, name)
+
+
+__all__ = ["MIN_PAIRS", "ParallelBackend"]

@@ -1,0 +1,140 @@
+"""Parallel exploration (contractor.parallel) gives the sequential typestate.
+
+Everything is compared but the statistics (the time, and the query count, which may be
+higher in parallel: each worker caches shared parts of its own) and, on classes with
+list fields, the witness values: z3 picks sequence elements from state a worker does
+not share, so a witness may be another valid object (replayed here on the real class).
+On bool/int classes the witnesses are identical too. Workers are forced on (no minimum
+of pending pairs) so that small classes exercise them.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from contractor.api import InferOptions, infer, load_model, make_backend
+from contractor.explore import explore
+from contractor.parallel import ParallelBackend
+from contractor.typestate import Typestate
+from runtime_contracts import load_class
+from test_samples import EXPECTED
+from typestate_check import witness_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from flags import flags_source  # noqa: E402
+
+# One invariant links every field: no part is shared between states, every pair is real
+# solver work (the kind of class where a second core pays).
+BUDGET = textwrap.dedent('''\
+    class Budget:
+        """
+        inv: 0 <= self.x0 <= 2 and 0 <= self.x1 <= 2 and 0 <= self.x2 <= 2
+        inv: self.x0 + self.x1 + self.x2 <= 4
+        """
+
+        def __init__(self) -> None:
+            self.x0 = 0
+            self.x1 = 0
+            self.x2 = 0
+    ''') + "".join(textwrap.dedent(f'''
+        def inc_{i}(self) -> None:
+            """pre: self.x{i} < 2 and self.x0 + self.x1 + self.x2 < 4"""
+            self.x{i} += 1
+
+        def dec_{i}(self) -> None:
+            """pre: self.x{i} > 0"""
+            self.x{i} -= 1
+    ''').replace("\n", "\n    ") for i in range(3))
+
+
+def without_time(ts: Typestate) -> Typestate:
+    """`ts` with statistics that depend on how the work was spread cleared."""
+    return replace(ts, stats=replace(ts.stats, seconds=0.0, queries=0, exploration_queries=0,
+                                     queries_by_backend={}))
+
+
+def without_witnesses(ts: Typestate) -> Typestate:
+    return replace(ts, transitions=tuple(replace(t, witness=None) for t in ts.transitions))
+
+
+def both(path: Path, name: str, backend: str = "z3") -> tuple[Typestate, Typestate, ParallelBackend]:
+    options = InferOptions(backend=backend)
+    model = load_model(f"{path}:{name}", options)
+    sequential = explore(model, make_backend(model, options))
+    model = load_model(f"{path}:{name}", options)
+    parallel_backend = ParallelBackend(make_backend(model, options), jobs=2, min_pairs=0, min_pair_seconds=0)
+    try:
+        parallel = explore(model, parallel_backend)
+    finally:
+        parallel_backend.close()
+    assert parallel.stats.queries >= sequential.stats.queries
+    assert parallel.stats.states == sequential.stats.states
+    return without_time(sequential), without_time(parallel), parallel_backend
+
+
+@pytest.mark.parametrize("backend", ["z3", "auto"])
+def test_flags_in_parallel_equal_sequential(tmp_path: Path, backend: str) -> None:
+    path = tmp_path / "flags6.py"
+    path.write_text(flags_source(6))
+    sequential, parallel, used = both(path, "Flags6", backend)
+    assert used.parallel_pairs > 300  # the workers answered nearly all 384 pairs
+    assert parallel == sequential
+
+
+def test_a_solver_heavy_class_in_parallel_equals_sequential(tmp_path: Path) -> None:
+    path = tmp_path / "budget.py"
+    path.write_text(BUDGET)
+    sequential, parallel, used = both(path, "Budget")
+    assert used.parallel_pairs > 0 and len(sequential.states) > 10
+    assert parallel == sequential
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in (ROOT / "samples").glob("*.py")))
+def test_samples_in_parallel_equal_sequential(sample: str) -> None:
+    path = ROOT / "samples" / sample
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ClassDef) and load_model(f"{path}:{node.name}", InferOptions(backend="z3")).actions:
+            sequential, parallel, used = both(path, node.name)
+            assert without_witnesses(parallel) == without_witnesses(sequential), f"{sample}:{node.name}"
+            if any(t.witness != u.witness for t, u in zip(parallel.transitions, sequential.transitions)):
+                params = next(e.params for e in EXPECTED.values() if e.target == f"{sample}:{node.name}")
+                assert not witness_problems(parallel, load_class(path, node.name), params)
+
+
+def test_the_api_option_and_small_classes_stay_in_one_process(tmp_path: Path) -> None:
+    path = tmp_path / "flags4.py"
+    path.write_text(flags_source(4))  # 64 pairs: below the minimum, no worker starts
+    one = infer(f"{path}:Flags4", InferOptions(backend="z3"))
+    two = infer(f"{path}:Flags4", InferOptions(backend="z3", jobs=2))
+    assert without_time(one) == without_time(two)
+
+
+def test_cli_jobs_option(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from contractor.cli import main
+
+    path = tmp_path / "budget.py"
+    path.write_text(BUDGET)
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        result = CliRunner().invoke(main, ["infer", f"{path}:Budget", "--backend", "z3", "--jobs", jobs,
+                                           "--out", str(out), "--quiet", "--no-svg", "--no-html"])
+        assert result.exit_code == 0, result.output
+        data = json.loads((out / "typestate.json").read_text())
+        data.pop("stats")
+        outputs.append(data)
+    assert outputs[0] == outputs[1]
+    bad = CliRunner().invoke(main, ["infer", f"{path}:Budget", "--jobs", "-1"])
+    assert bad.exit_code == 2
