@@ -55,6 +55,9 @@ def analysis_options(command: F) -> F:
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Folder of the CrossHair answer cache "
                      "[default: .contractor-cache/ or $CONTRACTOR_CACHE_DIR]."),
+        click.option("--state-names", is_flag=True,
+                     help="Name the states by their invariants (closed_not_moving) instead of S1..Sn, "
+                     "in every output."),
         click.option("--unroll", type=click.IntRange(min=0), default=None,
                      help="Loop iterations the z3 backend unrolls; beyond them answers are 'may' [default: 8]."),
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -74,6 +77,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "out": ("out", Path), "no_cache": ("cache", lambda v: not v), "cache_dir": ("cache_dir", Path),
     "fmt": ("format", str), "fail_on": ("fail_on", str), "png": ("png", bool),
     "no_svg": ("svg", lambda v: not v), "no_html": ("html", lambda v: not v), "dialect": ("dialect", str),
+    "state_names": ("state_names", bool),
 }
 
 

@@ -22,6 +22,7 @@ from contractor.model import ClassModel
 from contractor.outputs import to_json, to_text, write_artifacts
 from contractor.outputs.findings import RULES, finding_diagnostics
 from contractor.settings import PartialSettings, ProjectConfig, Settings
+from contractor.state_names import name_states
 from contractor.target import ResolvedTarget
 from contractor.typestate import Typestate
 
@@ -54,7 +55,8 @@ def infer_one(resolved: ResolvedTarget, settings: Settings,
               on_progress: Callable[[int, int], None] | None) -> tuple[ClassModel, Typestate]:
     options = infer_options(settings)
     model = api.load_resolved(resolved, options)
-    return model, api.infer_model(model, options, on_progress=on_progress)
+    ts = api.infer_model(model, options, on_progress=on_progress)
+    return model, name_states(ts) if settings.state_names else ts
 
 
 def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line: PartialSettings, *,

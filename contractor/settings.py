@@ -51,6 +51,7 @@ class Settings:
     html: bool = True
     dialect: str | None = None  # strengthen: the added contracts' dialect; None: the class's own
     targets: tuple[str, ...] = ()  # what to analyse when the command line names nothing
+    state_names: bool = False  # name states by their invariants (closed_not_moving) instead of S1..Sn
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class PartialSettings:
     html: bool | None = None
     dialect: str | None = None
     targets: tuple[str, ...] | None = None
+    state_names: bool | None = None
 
 
 def overlay(base: Settings, *layers: PartialSettings) -> Settings:
@@ -93,7 +95,7 @@ _KINDS: dict[str, type | tuple[type, ...]] = {
     "backend": str, "budget": (int, float), "timeout": (int, float), "unroll": int,
     "max_states": int, "jobs": int, "preconditions": str, "methods": list, "exclude": list, "must_call": list,
     "out": str, "cache": bool, "cache_dir": str, "format": str, "fail_on": str,
-    "png": bool, "svg": bool, "html": bool, "dialect": str, "targets": list,
+    "png": bool, "svg": bool, "html": bool, "dialect": str, "targets": list, "state_names": bool,
 }
 _CHOICES = {
     "backend": BACKENDS, "preconditions": ("declared", "implicit", "both"),

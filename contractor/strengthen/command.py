@@ -19,6 +19,7 @@ from contractor.cli_options import (
 from contractor.discover import qualified_name
 from contractor.errors import InputError, Location
 from contractor.model import DIALECTS
+from contractor.state_names import name_states
 from contractor.strengthen import output_path, strengthen
 from contractor.target import resolve, utf8_coding
 from contractor.typestate import Typestate
@@ -91,6 +92,8 @@ def strengthen_command(ctx: click.Context, target: str, from_: Path | None, out:
         options = infer_options(settings)
         model = api.load_resolved(resolved, options)
         typestate = read_typestate(from_) if from_ else api.infer_model(model, options)
+        if settings.state_names and not from_:
+            typestate = name_states(typestate)
         text = strengthen(model, typestate, settings.dialect, origin=str(from_) if from_ else None)
         folder = settings.out
         path = output_path(model) if folder is None else folder / output_path(model).name

@@ -21,7 +21,7 @@ from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
-from contractor.z3backend.readable import conjunction_of_literals
+from contractor.z3backend.readable import conjunction_of_literals, prefer_equalities
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
@@ -93,6 +93,11 @@ class Z3Backend:
                     self._inv_solver.add(self.sem.invariant)
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
                                                self._inv_solver, self._count)
+            if lits is not None:
+                if self._inv_solver is None:
+                    self._inv_solver = make_solver(2000)
+                    self._inv_solver.add(self.sem.invariant)
+                lits = prefer_equalities(lits, self._inv_solver, self._count)
             if lits is not None:  # printer(And(*lits)), without building the And
                 return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
                     printer(lits[0]) if lits else "True"

@@ -85,6 +85,8 @@ class PyPrinter:
             return "not " + self.p(inner, 3), 3
         if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(args) == 2:
             a, b = args
+            if (z3.is_int_value(a) or z3.is_string_value(a)) and not (z3.is_int_value(b) or z3.is_string_value(b)):
+                a, b = b, a  # `len(x) == 0` reads better than `0 == len(x)`
             op = "==" if k == z3.Z3_OP_EQ else "!="
             if a.sort() == z3.BoolSort():
                 if k == z3.Z3_OP_EQ:

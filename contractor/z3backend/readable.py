@@ -67,3 +67,64 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count)
         if sufficient(trial):
             kept = trial
     return kept
+
+
+def _subject(lit: z3.BoolRef) -> z3.ExprRef | None:
+    """The term a literal bounds against a constant (`len(x) <= 0` -> `len(x)`), if it does."""
+    inner = lit.arg(0) if z3.is_not(lit) else lit
+    if not z3.is_app(inner) or inner.num_args() != 2 or z3.is_bool(inner.arg(0)):
+        return None
+    if inner.decl().kind() not in (z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT, z3.Z3_OP_EQ,
+                                   z3.Z3_OP_DISTINCT):
+        return None
+    a, b = inner.children()
+    if z3.is_int_value(b) or z3.is_string_value(b):
+        return a
+    if z3.is_int_value(a) or z3.is_string_value(a):
+        return b
+    return None
+
+
+def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count) -> list[z3.BoolRef]:
+    """`lits` with the bounds on a term that, together, leave it one value replaced by that
+    equality: `len(self.items) <= 0` becomes `len(self.items) == 0`, and `self.mode != A and
+    self.mode != B` becomes `self.mode == C`. The conjunction stays equivalent under the
+    solver's context: the value satisfies every replaced literal, which is about that term alone.
+    """
+    subjects: dict[int, z3.ExprRef] = {}
+    for lit in lits:
+        term = _subject(lit)
+        if term is not None:
+            subjects.setdefault(term.get_id(), term)
+    if not subjects:
+        return lits
+    count()
+    if solver.check(*lits) != z3.sat:
+        return lits
+    model = solver.model()
+    out = list(lits)
+    for key, term in subjects.items():
+        value = model.eval(term, model_completion=True)
+        count()
+        if solver.check(*lits, term != value) != z3.unsat:
+            continue
+        replaced = [i for i, lit in enumerate(out) if (t := _subject(lit)) is not None and t.get_id() == key]
+        equality = term == value
+        if len(replaced) == 1 and out[replaced[0]].eq(equality):
+            continue
+        first = replaced[0]
+        out = [lit for i, lit in enumerate(out) if i not in replaced[1:]]
+        out[first] = equality
+    return [_tight(lit, out, solver, count) for lit in out]
+
+
+def _tight(lit: z3.BoolRef, lits: list[z3.BoolRef], solver: z3.Solver, count) -> z3.BoolRef:
+    """`a <= b` as `a == b` where the context and the other literals leave no room between them."""
+    inner = lit.arg(0) if z3.is_not(lit) else lit
+    kind = inner.decl().kind() if z3.is_app(inner) else None
+    weak = {z3.Z3_OP_LE, z3.Z3_OP_GE} if not z3.is_not(lit) else {z3.Z3_OP_LT, z3.Z3_OP_GT}
+    if kind not in weak or inner.num_args() != 2 or z3.is_int_value(inner.arg(0)) or z3.is_int_value(inner.arg(1)):
+        return lit
+    a, b = inner.children()
+    count()
+    return a == b if solver.check(*lits, a != b) == z3.unsat else lit

@@ -1,0 +1,90 @@
+"""Readable states: the simplest equivalent invariant (an equality where the bounds leave one
+value), no display-only forms in the text outputs, and --state-names used the same way in
+every output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import z3
+
+from contractor import api
+from contractor.outputs import to_mermaid, to_text
+from contractor.state_names import derived_name
+from contractor.z3backend.readable import prefer_equalities
+
+REPO = Path(__file__).resolve().parent.parent
+Z3 = api.InferOptions(backend="z3")
+
+
+def invariants(target: str) -> list[str]:
+    return [s.invariant for s in api.infer(str(REPO / "samples" / target), Z3).states]
+
+
+def test_bounds_leaving_one_value_read_as_equalities():
+    assert "len(self.items) == 0" in invariants("int_queue.py:IntQueue")
+    assert "self.mode == Mode.LOCKED" in invariants("turnstile.py:Turnstile")
+    stack = invariants("stack.py:BoundedStack")
+    assert any("self.size == 0" in i for i in stack) and any("self.capacity == self.size" in i for i in stack)
+    assert not any("<= 0" in i for i in stack + invariants("int_queue.py:IntQueue"))
+
+
+def test_prefer_equalities_keeps_the_conjunction_equivalent():
+    n, m, cap = z3.Ints("n m cap")
+    context = z3.And(n >= 0, n <= cap, m >= 0, m <= 2)
+    solver = z3.Solver()
+    solver.add(context)
+    cases = [[n <= 0], [z3.Not(n > 0), m >= 1], [m != 0, m != 1], [cap <= n, n > 0], [n < 3, cap > 5]]
+    for lits in cases:
+        simpler = prefer_equalities(lits, solver, lambda: None)
+        prover = z3.Solver()
+        prover.add(context, z3.Not(z3.And(*lits) == z3.And(*simpler)))
+        assert prover.check() == z3.unsat, (lits, simpler)
+    (only,) = prefer_equalities([m != 0, m != 1], solver, lambda: None)
+    assert only.decl().kind() == z3.Z3_OP_EQ and {str(a) for a in only.children()} == {"m", "2"}
+
+
+@pytest.mark.parametrize("target", ["door.py:Door", "stack.py:BoundedStack", "account.py:Account",
+                                    "turnstile.py:Turnstile", "int_queue.py:IntQueue", "loop_counter.py:Countdown",
+                                    "crosshair/textfile.py:TextFile", "crosshair/listitr.py:ListItr"])
+def test_no_display_only_forms_in_the_text_outputs(target):
+    model = api.load_model(str(REPO / "samples" / target), Z3)
+    ts = api.infer_model(model, Z3)
+    for text in (to_text(ts, model), to_mermaid(ts)):
+        assert "enabled(" not in text and "True and" not in text and "exists " not in text
+
+
+def test_derived_names():
+    assert derived_name("self.closed and not self.moving") == "closed_not_moving"
+    assert derived_name("self.mode == Mode.UNLOCKED and self.credit < 3") == "unlocked_credit_lt_3"
+    assert derived_name("len(self.items) == 0") == "items_empty"
+    assert derived_name("self.x is None") == "x_none"
+    assert derived_name("(some n: n > 0)") is None and derived_name("self.a or self.b") is None
+
+
+def test_state_names_are_the_ids_in_every_output(tmp_path):
+    door = str(REPO / "samples" / "door.py") + ":Door"
+    run = subprocess.run([sys.executable, "-m", "contractor", "infer", door, "--backend", "z3", "--state-names",
+                          "--out", "out", "--no-svg"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    data = json.loads((tmp_path / "out" / "typestate.json").read_text())
+    ids = [s["id"] for s in data["states"]]
+    assert ids[0] == "closed_not_moving" and len(set(ids)) == 6
+    assert data["initial"] == ["closed_not_moving"]
+    assert {t["source"] for t in data["transitions"]} | {t["target"] for t in data["transitions"]} == set(ids)
+    for name in ("typestate.mmd", "typestate.dot", "report.html"):
+        assert "closed_not_moving" in (tmp_path / "out" / name).read_text()
+    assert "  closed_not_moving (initial): alarm, open, start" in run.stdout
+    turnstile = str(REPO / "samples" / "turnstile.py") + ":Turnstile"
+    strong = subprocess.run([sys.executable, "-m", "contractor", "strengthen", turnstile, "--backend", "z3",
+                             "--state-names", "--out", "strong"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120)
+    assert strong.returncode == 0, strong.stderr
+    client = ("import turnstile_strengthened as m\nt = m.Turnstile()\nassert t._typestate is m.TurnstileState.locked\n"
+              "try:\n    t.push()\nexcept AssertionError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", client], cwd=tmp_path / "strong", capture_output=True, text=True)
+    assert "not enabled in state locked" in out.stdout, out.stderr
