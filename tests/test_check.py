@@ -161,3 +161,20 @@ def test_folder_skips_unparsable_files_with_a_warning(tmp_path):
     lines = result.output.splitlines()
     assert any("bad.py:1:" in line and "[syntax-error]" in line and "warning" in line for line in lines)
     assert any("bom.py:4:1: error: Door.open()" in line for line in lines)
+
+
+def test_must_call_from_pyproject(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.contractor]\nmust-call = ["Connection.close"]\n')
+    client = tmp_path / "client.py"
+    client.write_text("from connection import Connection\n\ndef f():\n    c = Connection()\n    c.connect()\n")
+    monkeypatch.chdir(tmp_path)
+    result = run(str(client), "--typestate", str(typestate_file("Connection")))
+    assert result.exit_code == 1 and "client.py:4:9: error: Connection object 'c' is not released" in result.output
+
+
+def test_methods_called_through_self_use_summaries(tmp_path):
+    source = ("from door import Door\n\nclass Driver:\n    def shut(self, door):\n        door.close()\n\n"
+              "    def run(self):\n        d = Door()\n        d.open()\n        self.shut(d)\n"
+              "        self.shut(d)\n")
+    found = flakes(tmp_path, source, (11, CALL))
+    assert "in shut()" in found[0].message

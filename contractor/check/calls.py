@@ -41,7 +41,11 @@ class Calls:
             if owner is not None and func.attr in owner.constructors and func.attr != "__init__":
                 return self.construct(node, owner, func.attr, env)
             if isinstance(func.value, ast.Name) and func.value.id == "self":
-                self.x.drop_fields(env)
+                method = self.a.checker.sibling(self.a.function, func.attr)
+                result = self.helper(node, method, env, offset=1) if method is not None else None
+                self.x.drop_fields(env)  # the method may change the fields
+                if method is not None:
+                    return result
             else:
                 key = self.x.eval(func.value, env)
                 if key is not None:
@@ -122,12 +126,13 @@ class Calls:
         self.a.note_seen(key, new)
         return
 
-    def helper(self, node: ast.Call, function, env: Env) -> Key | None:
-        """A call of a client function: each tracked argument follows its summary."""
+    def helper(self, node: ast.Call, function, env: Env, offset: int = 0) -> Key | None:
+        """A call of a client function (or, with `offset` 1, of a method of the class the
+        caller is a method of, through `self`): each tracked argument follows its summary."""
         params = [a.arg for a in function.args.posonlyargs + function.args.args]
         passed: dict[int, tuple[Key, ast.expr]] = {}
         starred = False
-        pairs = [(i, a) for i, a in enumerate(node.args)] + [
+        pairs = [(i + offset, a) for i, a in enumerate(node.args)] + [
             (params.index(k.arg) if k.arg in params else -1, k.value) for k in node.keywords]
         for i, arg in pairs:
             starred |= isinstance(arg, ast.Starred)

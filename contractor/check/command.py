@@ -31,7 +31,8 @@ Exit codes:
 @click.option("--typestate", "typestates", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               metavar="typestate.json", help="A typestate written by `contractor infer`; repeatable.")
 @click.option("--must-call", "must_call", multiple=True, metavar="Class.method",
-              help="Objects of Class must be released by this method before they go out of scope; repeatable.")
+              help="Objects of Class must be released by this method before they go out of scope; "
+              "repeatable; added to `must-call` of [tool.contractor] in pyproject.toml.")
 @click.option("--mode", type=click.Choice([m.value for m in Mode]), default=Mode.SOUND.value, show_default=True,
               help="sound: report a call disabled in some possible state; complete: only one disabled in "
               "every possible state.")
@@ -52,6 +53,10 @@ def check_command(paths: tuple[Path, ...], classes: tuple[str, ...], typestates:
     if not classes and not typestates:
         raise click.UsageError("give at least one --class FILE.py:Class or --typestate typestate.json")
     try:
+        from contractor.cli_options import project_config
+
+        configured = project_config().settings.must_call or ()  # [tool.contractor] must-call = [...]
+        must_call = tuple(dict.fromkeys((*must_call, *configured)))
         protocols = load_protocols(classes, typestates, must_call, cache=not no_cache)
         found = check(paths, protocols, CheckOptions(Mode(mode), strict))
     except ContractorError as exc:

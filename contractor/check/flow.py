@@ -61,6 +61,7 @@ class Analysis:
         self.path = path
         self.scope = scope  # "f()" or "the module", for leak messages
         self.body = body
+        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # None: a module's top level
         self.records = Records()
         self.returns: list[tuple[Env, Key | None]] = []
         self.escaped: set[str] = set()  # atoms of objects that escaped (lost) somewhere
@@ -183,7 +184,7 @@ class Analysis:
             self.capture(names_read(node), env)
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.checker.nested(self.module, item)
+                self.checker.nested(self.module, item, node)
         return env
 
     def stmt_Return(self, node: ast.Return, env: Env) -> None:

@@ -64,6 +64,7 @@ class Checker:
         self._owner: dict[int, Module] = dict(index.owner)
         self._raises: dict[int, bool] = {}
         self._captured: dict[int, set[str]] = {}
+        self._class_of: dict[int, ast.ClassDef] = {}  # method -> its class
 
     # -- driving -----------------------------------------------------------------------
 
@@ -75,11 +76,24 @@ class Checker:
             while self._pending:
                 self.base(*self._pending.pop())
 
-    def nested(self, module: Module, function: Function) -> None:
-        """A function (or method) met in a body: give it a base analysis."""
+    def nested(self, module: Module, function: Function, klass: ast.ClassDef | None = None) -> None:
+        """A function (or a method of `klass`) met in a body: give it a base analysis."""
         self._owner.setdefault(id(function), module)
+        if klass is not None:
+            self._class_of[id(function)] = klass
         if id(function) not in self._base:
             self._pending.append((module, function))
+
+    def sibling(self, function: Function | None, name: str) -> Function | None:
+        """The method `name` of the class whose method `function` is (for `self.name(...)`),
+        when it is a plain method (not a static or class method, not a property)."""
+        klass = self._class_of.get(id(function)) if function is not None else None
+        if klass is None:
+            return None
+        for item in klass.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                return None if item.decorator_list else item
+        return None
 
     def unknown(self, protocol: Protocol) -> Obj:
         """An object whose state nobody told us: any state, reported only under --strict."""
@@ -89,6 +103,7 @@ class Checker:
         args = function.args.posonlyargs + function.args.args
         atoms = frozenset(f"param:{i}" for i in given)
         analysis = Analysis(self, module, module.path, f"{function.name}()", function.body, atoms)
+        analysis.function = function
         env = Env()
         for i, arg in enumerate(args + function.args.kwonlyargs):
             obj = given.get(i)
