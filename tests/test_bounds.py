@@ -105,3 +105,34 @@ def test_untranslated_statement_keeps_every_transition(tmp_path: Path) -> None:
     flip_on = (frozenset({"flip"}), "flip", frozenset({"flip", "off"}))
     assert tool_transitions(ts)[flip_on] == "may"
     assert any(u.method == "flip" and "else" in u.construct for u in ts.unknowns)
+
+
+INHERITED_LOOP = textwrap.dedent('''\
+    class Base:
+        """inv: 0 <= self.n <= 20"""
+
+        def __init__(self) -> None:
+            self.n = 20
+            self.locked = False
+
+        def drain(self) -> None:
+            """pre: self.n > 0 and not self.locked"""
+            while self.n > 0:
+                self.n -= 1
+
+
+    class Tank(Base):
+        def lock(self) -> None:
+            """pre: not self.locked"""
+            self.locked = True
+    ''')
+
+
+def test_a_loop_past_the_bound_in_a_base_method_changes_only_what_it_writes(tmp_path: Path) -> None:
+    """Readable bases keep the write set: the loop cut at the bound leaves `locked` alone."""
+    ts, cls, brute = _tool_and_brute(tmp_path, INHERITED_LOOP, "Tank",
+                                     {"n": list(range(21)), "locked": [False, True]})
+    check(ts, brute, cls, {}, exact=False)
+    drains = {t for t in tool_transitions(ts) if t[1] == "drain"}
+    assert (frozenset({"drain", "lock"}), "drain", frozenset({"lock"})) in drains
+    assert all("lock" in target for _, _, target in drains)  # never to the locked (stuck) state

@@ -12,8 +12,10 @@ when it cannot tell, and then every field is havocked. The rules, all syntactic:
   except `len(self.x)` and `... in self.x`;
 - a field holding another user object: None (that object may hold `self` and change it);
 - `self` handed to any code (an argument, an assignment, `setattr`, `vars`, `super()`),
-  a call of a method the class does not define, a class with bases or with decorators
-  other than icontract/deal/dataclass, or one defining `__setattr__`/properties: None.
+  a call of a method the class does not define, an unreadable base class, or a class of
+  the MRO with a metaclass, decorators other than icontract/deal/dataclass, or defining
+  `__setattr__`/properties: None. (Readable bases are fine: their methods are the
+  model's, `super()` calls are rewritten into calls of them.)
 
 What it cannot see: code reaching the object through a global reference to it.
 """
@@ -30,17 +32,21 @@ READS = ("len",)
 
 
 def _class_is_plain(model: ClassModel) -> bool:
-    node = model.node
-    if any(not (isinstance(b, ast.Name) and b.id == "object") for b in node.bases) or node.keywords:
+    """No code the write set cannot see: every base readable, and no class of the MRO with
+    a metaclass, an unknown class decorator, attribute hooks or properties."""
+    if any(not b.readable for b in model.bases):
         return False
-    for d in node.decorator_list:
-        target = d.func if isinstance(d, ast.Call) else d
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name not in KNOWN_CLASS_DECORATORS:
+    for node in [model.node] + [b.node for b in model.bases if b.node is not None]:
+        if node.keywords:
             return False
-    names = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if names & {"__setattr__", "__delattr__", "__getattr__", "__getattribute__"}:
-        return False
+        for d in node.decorator_list:
+            target = d.func if isinstance(d, ast.Call) else d
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name not in KNOWN_CLASS_DECORATORS:
+                return False
+        names = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if names & {"__setattr__", "__delattr__", "__getattr__", "__getattribute__"}:
+            return False
     return not any(m.kind == "property" for m in model.methods.values())
 
 
