@@ -16,7 +16,7 @@ import pytest
 from contractor import api
 from contractor.view.server import running
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, slow_analyse
+from view_helpers import BAD, ROOT, SAMPLES, flags_source, slow_analyse
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -161,4 +161,20 @@ def test_findings_link_to_their_source_line_and_stop(browse, monkeypatch, tmp_pa
     page.wait_for_selector("#source .line.target")
     assert page.inner_text("#source .line.target").strip() == "def dec(self) -> None:"
     assert page.get_attribute("#source .line.target", "data-n") == "12"
+    assert blocked == []
+
+
+def test_a_big_typestate_keeps_the_page_responsive(browse, monkeypatch, tmp_path):
+    (tmp_path / "flags.py").write_text(flags_source(8))  # 256 states, 2048 transitions
+    monkeypatch.chdir(tmp_path)
+    page, blocked = browse(tmp_path, watch=False)
+    page.click(".class-item[data-target='flags.py:Flags']")
+    page.wait_for_selector("body[data-status=done]", state="attached", timeout=120_000)
+    assert page.inner_text("#transition-count") == "2048" and page.inner_text("#state-count") == "256"
+    assert page.locator("#transitions tbody tr").count() == 1000 + 1
+    assert page.inner_text("#transitions tr.more") == "… and 1048 more (export JSON for all)"
+    assert page.locator("#states tbody tr").count() == 256
+    with page.expect_download() as download:
+        page.click("#export-json")
+    assert len(json.loads(Path(download.value.path()).read_text())["transitions"]) == 2048
     assert blocked == []

@@ -101,3 +101,12 @@ def slow_analyse(target, root, options, conn, stop) -> None:
     from contractor.view.worker import analyse
 
     analyse(target, root, options, _SlowConn(conn, 0.1), stop)
+
+
+def flags_source(n: int) -> str:
+    """n independent flags (set_i, clear_i): 2**n states and n * 2**n transitions."""
+    lines = ["class Flags:", "    def __init__(self) -> None:"] + [f"        self.f{i} = False" for i in range(n)]
+    for i in range(n):
+        lines += [f"    def set_{i}(self) -> None:", f'        """pre: not self.f{i}"""', f"        self.f{i} = True",
+                  f"    def clear_{i}(self) -> None:", f'        """pre: self.f{i}"""', f"        self.f{i} = False"]
+    return "\n".join(lines) + "\n"

@@ -74,7 +74,55 @@ async function analyse(target) {
 // ---- events -----------------------------------------------------------------------
 function connect() {
   const source = new EventSource("/api/events");
-  source.onmessage = (message) => handle(JSON.parse(message.data));
+  source.onmessage = (message) => queue(JSON.parse(message.data));
+}
+
+// Events are applied in batches, once per animation frame: a big class sends thousands
+// of transitions, and one DOM update per event would freeze the page.
+let pending = [];
+function queue(ev) {
+  pending.push(ev);
+  if (pending.length === 1) requestAnimationFrame(flush);
+}
+
+function flush() {
+  const batch = pending;
+  pending = [];
+  const lastDiagram = batch.map((ev) => ev.type).lastIndexOf("diagram");
+  batch.forEach((ev, n) => { if (ev.type !== "diagram" || n === lastDiagram) handle(ev); });
+  flushRows();
+}
+
+// Table rows wait in fragments until the end of the batch; beyond ROW_LIMIT rows a table
+// says how many it leaves out (the exports have them all).
+const ROW_LIMIT = 1000;
+const rows = { states: null, transitions: null };
+function addRow(table, row, total, flash) {
+  if (total > ROW_LIMIT) return;
+  if (!rows[table]) rows[table] = document.createDocumentFragment();
+  if (flash && total <= 200) row.classList.add("new");
+  rows[table].append(row);
+}
+
+function clearRows() {
+  rows.states = rows.transitions = null;
+  $("#states tbody").replaceChildren();
+  $("#transitions tbody").replaceChildren();
+}
+
+function flushRows() {
+  for (const table of ["states", "transitions"]) {
+    const body = $(`#${table} tbody`);
+    if (rows[table]) body.append(rows[table]);
+    rows[table] = null;
+    const total = table === "states" ? view.states : view.transitions;
+    let more = body.querySelector("tr.more");
+    if (total > ROW_LIMIT) {
+      if (!more) more = el("tr", { class: "more" }, el("td", { colspan: 5 }));
+      more.firstChild.textContent = `… and ${total - ROW_LIMIT} more (export JSON for all)`;
+      body.append(more);
+    } else if (more) more.remove();
+  }
 }
 
 function handle(ev) {
@@ -91,8 +139,7 @@ function startRun(ev) {
   view.zoom.moved = false;
   document.body.dataset.status = "running";
   $("#class-title").textContent = ev.target;
-  $("#states tbody").replaceChildren();
-  $("#transitions tbody").replaceChildren();
+  clearRows();
   $("#canvas").replaceChildren();
   $("#canvas").dataset.redraws = 0;
   $("#diagram-empty").hidden = false;
@@ -116,7 +163,7 @@ function onModel(ev) {
 function onState(ev) {
   view.tips[ev.element] = ev.tooltip;
   view.states += 1;
-  addStateRow(ev.id, ev.enabled, "", false);
+  addStateRow(ev.id, ev.enabled, "", false, view.states, true);
   updateCounts();
 }
 
@@ -129,7 +176,7 @@ function onTransition(ev) {
   view.tips[ev.element] = ev.tooltip;
   view.edges[ev.element] = { source: ev.source, target: ev.target };
   view.transitions += 1;
-  addTransitionRow(ev, ev.index);
+  addTransitionRow(ev, ev.index, true);
   updateCounts();
 }
 
@@ -150,10 +197,9 @@ function onDone(ev) {
   view.tips = ev.tooltips;
   view.className = ts.class;
   view.source = ts.source;
-  $("#states tbody").replaceChildren();
-  for (const s of ts.states) addStateRow(s.id, s.enabled, s.invariant, s.initial);
-  $("#transitions tbody").replaceChildren();
-  ts.transitions.forEach((t, n) => addTransitionRow(t, n));
+  clearRows();
+  ts.states.forEach((s, n) => addStateRow(s.id, s.enabled, s.invariant, s.initial, n + 1, false));
+  ts.transitions.forEach((t, n) => addTransitionRow(t, n, false));
   view.states = ts.states.length;
   view.transitions = ts.transitions.length;
   updateCounts();
@@ -170,20 +216,20 @@ function onDone(ev) {
 }
 
 // ---- tables and lists -------------------------------------------------------------
-function addStateRow(id, enabled, invariant, initial) {
-  const row = el("tr", { id: `row-state-${id}`, class: "new", onclick: () => select(id) },
+function addStateRow(id, enabled, invariant, initial, n, flash) {
+  const row = el("tr", { id: `row-state-${id}`, onclick: () => select(id) },
     el("td", {}, id + (initial ? " (initial)" : "")),
     el("td", {}, enabled.length ? enabled.join(", ") : "none (stuck)"),
     el("td", {}, el("code", {}, invariant || "…")));
-  $("#states tbody").append(row);
+  addRow("states", row, n, flash);
 }
 
-function addTransitionRow(t, index) {
+function addTransitionRow(t, index, flash) {
   const detail = t.certainty === "may" ? (t.reason || "undecided") : witnessText(t.witness, t.method);
-  const row = el("tr", { id: `row-transition-${index}`, class: "new", onclick: () => select(t.source) },
+  const row = el("tr", { id: `row-transition-${index}`, onclick: () => select(t.source) },
     el("td", {}, t.source), el("td", {}, t.method), el("td", {}, t.target),
     el("td", { class: t.certainty }, t.certainty), el("td", { class: "witness" }, detail));
-  $("#transitions tbody").append(row);
+  addRow("transitions", row, index + 1, flash);
 }
 
 function value(v) {
