@@ -1,0 +1,32 @@
+"""The README's example output is what `contractor infer` prints (`...` stands for any text)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _example(command: str) -> list[str]:
+    text = (REPO / "README.md").read_text()
+    block = text.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    return block.rstrip("\n").splitlines()
+
+
+def _matches(pattern: str, line: str) -> bool:
+    return re.fullmatch(".*".join(map(re.escape, pattern.split("..."))), line) is not None
+
+
+def test_the_readme_example_is_the_real_output(tmp_path):
+    expected = _example("contractor infer samples/door.py:Door")
+    run = subprocess.run([sys.executable, "-m", "contractor", "infer", "samples/door.py:Door", "--out",
+                          str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    got = run.stdout.rstrip("\n").splitlines()
+    got[-1] = got[-1].replace(str(tmp_path / "out"), "output/samples.door.Door")  # the README's default folder
+    assert len(got) == len(expected), "\n".join(got)
+    bad = [(e, g) for e, g in zip(expected, got) if not _matches(e, g)]
+    assert bad == []
