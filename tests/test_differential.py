@@ -179,13 +179,22 @@ def _analyse(generated: Generated) -> None:
 
 # No shrinking: the generated classes are small already, and shrinking one through the
 # solver takes minutes; the failure message shows the source and every difference.
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+# The quick loop (`-m "not slow"`) tries 40 classes; the full suite (CI) 300 more.
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(classes())
 @example(DOOR)
 @example(FLOOR_DIVISION)
 @example(BOOL_PARAMETER)
 def test_tool_equals_brute_force(generated: Generated) -> None:
+    _analyse(generated)
+
+
+@pytest.mark.slow  # about 3 minutes
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.reuse, Phase.generate])
+@given(classes())
+def test_tool_equals_brute_force_on_many_classes(generated: Generated) -> None:
     _analyse(generated)
 
 

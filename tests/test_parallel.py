@@ -117,6 +117,7 @@ def test_the_api_option_and_small_classes_stay_in_one_process(tmp_path: Path) ->
     assert without_time(one) == without_time(two)
 
 
+@pytest.mark.slow  # forks worker processes from a subprocess
 def test_cli_jobs_option(tmp_path: Path) -> None:
     import json
 

