@@ -15,6 +15,7 @@ from contractor.errors import InputError, Location
 from contractor.model import ClassModel, Dialect
 from contractor.resources import jinja_env
 from contractor.strengthen import source as src
+from contractor.strengthen.overrides import override
 from contractor.strengthen.table import StateTable
 
 DIALECT_MODULES = {"icontract": "icontract", "deal": "deal"}  # modules a dialect's contracts need
@@ -121,8 +122,8 @@ def _check_action(model: ClassModel, node: ast.FunctionDef) -> None:
         raise InputError(f"{node.name}(): an action needs `self`", where, "static method")
 
 
-def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dialect: Dialect) -> MethodView:
-    node = model.method(name).node
+def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dialect: Dialect,
+                 node: ast.FunctionDef) -> MethodView:
     _check_action(model, node)
     t = table.methods[name]
     field = f"self.{n.field}"
@@ -230,13 +231,6 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
            for s in model.node.body):
         raise InputError(f"class {model.name} declares __slots__; strengthening adds a state field",
                          model.location, "__slots__")
-    inherited = sorted(m for m in table.methods if model.method(m).node not in model.node.body)
-    if inherited:
-        owner = model.method(inherited[0]).owner
-        raise InputError(
-            f"{model.name}.{inherited[0]} is inherited from {owner}; strengthening does not yet add "
-            f"overrides for inherited actions ({', '.join(inherited)}): leave them out with --exclude, "
-            f"or override them in {model.name}", model.location, "inherited action")
     env = jinja_env().overlay(autoescape=False)
     env.filters["indent_lines"] = _indent_lines
     env.filters["pytuple"] = _pytuple
@@ -246,15 +240,24 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
     method_template = env.get_template("strengthen/method.py.j2")
     edits: list[src.Edit] = []
     on_top = dialect in DIALECT_MODULES and any(d in DIALECT_MODULES and d != dialect for d in model.dialects)
+    class_end = model.node.end_lineno or model.node.lineno
     for name in table.methods:
-        view = _method_view(model, table, n, name, dialect)
-        parts = src.method_parts(model.source, model.method(name).node, model.path)
+        method = model.method(name)
+        inherited = method.node not in model.node.body
+        if inherited:  # overridden in the class, calling the base's through super()
+            made = override(method, " " * model.node.body[0].col_offset)
+            node, text_of = made.node, made.text
+        else:
+            node, text_of = method.node, model.source
+        view = _method_view(model, table, n, name, dialect, node)
+        parts = src.method_parts(text_of, node, model.path)
         doc_lines = str(dialect_macros.docstring(view)).splitlines()
         docstring = src.add_docstring_lines(parts.docstring, doc_lines, parts.body_indent) if doc_lines \
             else parts.docstring or ""
         text = method_template.render(n=n, m=view, parts=parts, docstring=docstring, dialect=dialect,
                                       on_top=on_top)
-        edits.append(src.Edit(parts.first, parts.last, text))
+        edits.append(src.Edit(class_end + 1, class_end, "\n" + text) if inherited
+                     else src.Edit(parts.first, parts.last, text))
     edits += _constructor_edits(model, table, n, env)
     first = src.class_first_line(model.source, model.node)
     edits.append(src.Edit(first, first - 1, _support(model, table, n, dialect, env) + "\n"))

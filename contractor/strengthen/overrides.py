@@ -1,0 +1,43 @@
+"""Overrides for inherited actions: a strengthened class keeps its typestate on a method it
+inherits by overriding it with one that calls the base's through `super()`, since the base
+class (which other classes may use) must stay as it is."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass
+
+from contractor.model import Method
+from contractor.strengthen import source as src
+
+
+@dataclass(frozen=True)
+class Override:
+    """The source of an override (its own small text) and its parsed def in that text."""
+
+    text: str
+    node: ast.FunctionDef
+
+
+def override(method: Method, indent: str) -> Override:
+    """`def m(self, <the base's parameters>): return super().m(<them>)`, at `indent`.
+
+    Annotations are left out (their names may not be imported by the subclass's module);
+    defaults are kept, so calls that omit an argument still work.
+    """
+    fn = copy.deepcopy(method.node)
+    fn.decorator_list, fn.returns = [], None
+    a = fn.args
+    for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+        if arg is not None:
+            arg.annotation = None
+    call = f"return super().{fn.name}({src.call_arguments(method.node)})"
+    fn.body = [ast.parse(call).body[0]]
+    lines = ast.unparse(fn).splitlines()
+    text = "if True:\n" + "".join(f"{indent}{line}\n" for line in lines)
+    node = ast.parse(text).body[0].body[0]
+    return Override(text, node)
+
+
+__all__ = ["Override", "override"]
