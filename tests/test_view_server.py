@@ -21,7 +21,7 @@ from contractor.outputs import to_mermaid
 from contractor.typestate import Typestate
 from contractor.view.server import CSP, bind, running, strict_json
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, get, get_json, post, read_events, slow_analyse, wait_status
+from view_helpers import BAD, ROOT, SAMPLES, deaf_analyse, get, get_json, post, read_events, slow_analyse, wait_status
 
 Z3 = api.InferOptions(backend="z3")
 STATIC = ROOT / "contractor" / "view" / "static"
@@ -244,3 +244,16 @@ def get_stream_line(base: str) -> str:
             if raw.startswith(b"data: "):
                 return raw[len(b"data: "):].decode()
     raise AssertionError("no event")
+
+
+def test_a_worker_deaf_to_stop_is_ended_and_its_states_kept(serve, tmp_path):
+    base = serve(tmp_path, watch=False, worker=deaf_analyse, stop_grace=0.5)
+    run = post(base + "api/run", {"target": "stuck.py:Stuck"})[1]["run"]
+    read_events(base, lambda e: e["type"] == "state")
+    process = serve.sessions[0].current.process
+    post(base + "api/stop")
+    wait_status(base, run, {"stopped"}, timeout=10)
+    done = read_events(base, lambda e: e["type"] == "done")[-1]
+    assert [s["id"] for s in done["typestate"]["states"]] == ["S1"] and done["typestate"]["complete"] is False
+    process.join(timeout=5)
+    assert not process.is_alive()

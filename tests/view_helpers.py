@@ -110,3 +110,11 @@ def flags_source(n: int) -> str:
         lines += [f"    def set_{i}(self) -> None:", f'        """pre: not self.f{i}"""', f"        self.f{i} = True",
                   f"    def clear_{i}(self) -> None:", f'        """pre: self.f{i}"""', f"        self.f{i} = False"]
     return "\n".join(lines) + "\n"
+
+
+def deaf_analyse(target, root, options, conn, stop) -> None:
+    """A worker stuck in a long solver query: it reports one state, then never listens."""
+    conn.send({"type": "model", "class": "Stuck", "source": "stuck.py", "methods": ["go"],
+               "constructors": ["__init__"]})
+    conn.send({"type": "state", "id": "S1", "enabled": ["go"]})
+    time.sleep(600)

@@ -32,7 +32,7 @@ from contractor.outputs.json_out import to_json
 from contractor.outputs.mermaid import to_mermaid
 from contractor.resources import jinja_env
 from contractor.target import display
-from contractor.view.session import Session
+from contractor.view.session import PageEvent, Session
 
 HOST = "127.0.0.1"
 CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
@@ -160,8 +160,9 @@ def strict_json(value) -> str:
 
 def _latest_diagrams_only(batch: list[dict]) -> list[dict]:
     """A batch without the diagrams a later diagram of the same batch replaces."""
-    last = {e["run"]: e["seq"] for e in batch if e["type"] == "diagram"}
-    return [e for e in batch if e["type"] != "diagram" or last[e["run"]] == e["seq"]]
+    diagram = PageEvent.DIAGRAM.value
+    last = {e["run"]: e["seq"] for e in batch if e["type"] == diagram}
+    return [e for e in batch if e["type"] != diagram or last[e["run"]] == e["seq"]]
 
 
 async def _stream(request: Request, session: Session, seq: int, closing: threading.Event) -> AsyncIterator[str]:

@@ -32,6 +32,22 @@ from contractor.view.worker import Message, analyse
 STOP_GRACE = 5.0  # seconds a stopped worker gets to send its partial typestate
 
 
+class PageEvent(enum.Enum):
+    """The `type` of an event in the log (what the page receives). The worker's messages
+    (`worker.Message`) are passed on under the same names, with the page's extras."""
+
+    RUN = "run"  # a run starts: run, target, reason
+    MODEL = "model"
+    STATE = "state"  # + element, tooltip
+    INIT = "init"  # + index, element, tooltip
+    TRANSITION = "transition"  # + index, element, tooltip
+    PROGRESS = "progress"  # + seconds
+    STOPPING = "stopping"
+    DIAGRAM = "diagram"  # svg, final
+    DONE = "done"  # status, typestate, tooltips, always_enabled, seconds
+    ERROR = "error"  # message
+
+
 class RunStatus(enum.Enum):
     RUNNING = "running"
     STOPPING = "stopping"
@@ -87,11 +103,12 @@ class Session:
 
     def __init__(self, root: Path, options: api.InferOptions = api.InferOptions(), *,
                  render_interval: float = 0.3, watch: bool = True,
-                 worker: Callable[..., None] = analyse) -> None:
+                 worker: Callable[..., None] = analyse, stop_grace: float = STOP_GRACE) -> None:
         """`worker` is the child's entry point (`worker.analyse`'s signature); tests pass a
         slowed-down one to watch the live updates."""
         self.root = root
         self.worker = worker
+        self.stop_grace = stop_grace
         self.options = options
         self.render_interval = render_interval
         self.log = EventLog()
@@ -115,7 +132,7 @@ class Session:
             self._runs += 1
             run = Run(self._runs, target, len(self.log))
             self.current = run
-            self.log.append({"type": "run", "run": run.id, "target": target, "reason": reason})
+            self._emit(run, PageEvent.RUN, {"target": target, "reason": reason})
             parent, child = self._mp.Pipe(duplex=False)
             run.stop_event = self._mp.Event()
             root = str(Path.cwd())  # targets are read as `contractor infer` reads them
@@ -149,10 +166,10 @@ class Session:
             return
         run.status = RunStatus.STOPPING
         run.stop_event.set()
-        self._emit(run, {"type": "stopping"})
+        self._emit(run, PageEvent.STOPPING, {})
 
         def enforce() -> None:
-            if not run.finished.wait(STOP_GRACE) and run.process.is_alive():
+            if not run.finished.wait(self.stop_grace) and run.process.is_alive():
                 run.process.terminate()
 
         threading.Thread(target=enforce, daemon=True).start()
@@ -162,8 +179,8 @@ class Session:
             if self.current is not None:
                 self.start(self.current.target, reason=f"{path.name} changed")
 
-    def _emit(self, run: Run, event: dict[str, Any]) -> None:
-        self.log.append({**event, "run": run.id})
+    def _emit(self, run: Run, kind: PageEvent, fields: dict[str, Any]) -> None:
+        self.log.append({**fields, "type": kind.value, "run": run.id})
 
     # The pump: one thread per run, reading the worker's messages; a second thread draws.
     def _pump(self, run: Run, conn) -> None:
@@ -186,8 +203,8 @@ class Session:
                 self._finish(run, run.live.typestate(), RunStatus.STOPPED)
             else:
                 run.status = RunStatus.FAILED
-                self._emit(run, {"type": "error", "message":
-                                 f"the analysis process ended unexpectedly (exit code {run.process.exitcode})"})
+                self._emit(run, PageEvent.ERROR, {"message":
+                           f"the analysis process ended unexpectedly (exit code {run.process.exitcode})"})
         finally:
             conn.close()
             run.finished.set()
@@ -199,43 +216,43 @@ class Session:
         if kind is Message.MODEL:
             live.class_name, live.source = message["class"], message["source"]
             live.methods, live.constructors = tuple(message["methods"]), tuple(message["constructors"])
-            self._emit(run, message)
+            self._emit(run, PageEvent.MODEL, message)
             if self._watcher is not None:
                 self._watcher.watch(Path(live.source))
             return False
         if kind is Message.STATE:
             state = live.add_state(message["id"], message["enabled"])
-            self._emit(run, {**message, "element": node_id(state.id),
+            self._emit(run, PageEvent.STATE, {**message, "element": node_id(state.id),
                              "tooltip": state_tooltip(live.typestate(), state)})
             return True
         if kind is Message.INIT:
             init = Initialization(**{k: v for k, v in message.items() if k != "type"})
             n = live.add_initialization(init)
-            self._emit(run, {**message, "index": n, "element": initialization_id(n),
+            self._emit(run, PageEvent.INIT, {**message, "index": n, "element": initialization_id(n),
                              "tooltip": initialization_tooltip(init)})
             return True
         if kind is Message.TRANSITION:
             t = Transition(**{k: v for k, v in message.items() if k != "type"})
             n = live.add_transition(t)
-            self._emit(run, {**message, "index": n, "element": transition_id(n),
+            self._emit(run, PageEvent.TRANSITION, {**message, "index": n, "element": transition_id(n),
                              "tooltip": transition_tooltip(t)})
             return True
         if kind is Message.PROGRESS:
-            self._emit(run, {**message, "seconds": round(time.monotonic() - run.started, 1)})
+            self._emit(run, PageEvent.PROGRESS, {**message, "seconds": round(time.monotonic() - run.started, 1)})
             return False
         if kind is Message.DONE:
             ts = Typestate.from_dict(message["typestate"])
             self._finish(run, ts, RunStatus.DONE if ts.complete else RunStatus.STOPPED)
             return False
         run.status = RunStatus.FAILED
-        self._emit(run, {"type": "error", "message": message["message"]})
+        self._emit(run, PageEvent.ERROR, {"message": message["message"]})
         return False
 
     def _finish(self, run: Run, ts: Typestate, status: RunStatus) -> None:
         run.final = ts
         self._render(run, final=True)
         run.status = status
-        self._emit(run, {"type": "done", "status": status.value, "typestate": ts.to_dict(),
+        self._emit(run, PageEvent.DONE, {"status": status.value, "typestate": ts.to_dict(),
                          "tooltips": tooltips(ts), "always_enabled": list(ts.always_enabled),
                          "seconds": round(time.monotonic() - run.started, 2)})
 
@@ -260,10 +277,10 @@ class Session:
             try:
                 svg = inline_svg(draw_svg(run.typestate()))
             except Exception as exc:  # a drawing failure must not end the run: say so in the page
-                self._emit(run, {"type": "error", "message": f"cannot draw the diagram: {exc}"})
+                self._emit(run, PageEvent.ERROR, {"message": f"cannot draw the diagram: {exc}"})
                 return
             run.svg = svg
-            self._emit(run, {"type": "diagram", "svg": svg, "final": final})
+            self._emit(run, PageEvent.DIAGRAM, {"svg": svg, "final": final})
 
 
-__all__ = ["EventLog", "Run", "RunStatus", "STOP_GRACE", "Session"]
+__all__ = ["EventLog", "PageEvent", "Run", "RunStatus", "STOP_GRACE", "Session"]
