@@ -6,7 +6,7 @@ The CLI is a thin layer over these functions.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from contractor.backend import Backend, ProgressCallback
@@ -31,6 +31,9 @@ class InferOptions:
     # worker processes for large explorations (contractor.parallel); 0: one per CPU, used only
     # when many pairs wait and each costs the solver real time; 1: never
     jobs: int = 0
+    budget: float | None = None  # seconds for the whole run's solving; then the result is partial
+    verbose: bool = False  # copy the CrossHair worker's output (the user module's prints) to stderr
+    run_deadline: float | None = None  # set by infer_model (time.monotonic() value); leave None
 
 
 def load_model(target: str, options: InferOptions = InferOptions(), root: Path | None = None) -> ClassModel:
@@ -79,22 +82,31 @@ def make_backend(model: ClassModel, options: InferOptions) -> Backend:
 def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
                 on_progress: ProgressCallback | None = None,
                 on_event: EventCallback | None = None) -> Typestate:
-    """Explore `model`'s typestate; `on_event` hears of each state and transition as found."""
+    """Explore `model`'s typestate; `on_event` hears of each state and transition as found.
+    Within `options.budget` seconds (if given); after it the result is partial (`complete`
+    False). Ctrl-C raises `contractor.explore.ExplorationInterrupted`, a KeyboardInterrupt
+    carrying the partial typestate; a second Ctrl-C not acted on within a second ends the
+    process (status 130)."""
     from contractor.explore import explore
+    from contractor.runguard import guarded
 
-    backend = make_backend(model, options)
-    jobs = options.jobs or os.cpu_count() or 1
-    if jobs == 1:
-        return explore(model, backend, on_progress=on_progress, max_states=options.max_states,
-                       on_event=on_event)
-    from contractor.parallel import ParallelBackend
+    with guarded(options.budget) as guard:
+        backend = make_backend(model, replace(options, run_deadline=guard.deadline))
+        jobs = options.jobs or os.cpu_count() or 1
+        explored = backend
+        if jobs != 1:
+            from contractor.parallel import ParallelBackend
 
-    parallel = ParallelBackend(backend, jobs)
-    try:
-        return explore(model, parallel, on_progress=on_progress, max_states=options.max_states,
-                       on_event=on_event)
-    finally:
-        parallel.close()
+            explored = ParallelBackend(backend, jobs)
+        try:
+            return explore(model, explored, on_progress=on_progress, max_states=options.max_states,
+                           stop=guard.stop, on_event=on_event)
+        finally:
+            if explored is not backend:
+                explored.close()
+            close = getattr(backend, "close", None)  # optional: backends holding a worker process
+            if close is not None:
+                close()
 
 
 def infer(target: str, options: InferOptions = InferOptions(), *, root: Path | None = None,

@@ -48,5 +48,9 @@ class Backend(Protocol):
     def queries(self) -> dict[str, int]:
         """Solver queries made so far, per backend name."""
 
+    # Optional (test doubles may leave it out): `close()` ends the processes a backend
+    # started (the CrossHair worker); contractor.api calls it when the run ends.
+
 
 ProgressCallback = Callable[[int, int], None]  # (states found, transitions found)
+

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import signal
 import sys
-import threading
 import time
-from contextlib import contextmanager
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,17 +31,21 @@ from contractor.model import PreconditionMode
 
 EXIT_OK = 0
 EXIT_ERROR = 2  # bad input or usage: nothing written
+EXIT_INTERNAL = 70  # a bug in contractor (EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C: the partial typestate is written
+REPORT = ("this is a bug in contractor: please report it on contractor's issue tracker with the "
+          "traceback above, the command line and `contractor --version`")
 
 EXIT_CODES = """\b
 Exit codes:
   0    the typestate was written (and, with --fail-on, no finding that severe)
   1    with --fail-on: a finding of that severity or worse was reported
-  (an internal error, a bug in contractor, prints a traceback: please report it)
   2    bad usage or input (a missing target, a contract that cannot be read,
        an output that cannot be written); nothing is written
+  70   an internal error (a bug in contractor: please report the traceback)
   130  interrupted (Ctrl-C): the partial typestate found so far is written,
-       marked PARTIAL ("complete": false in typestate.json)
+       marked PARTIAL ("complete": false in typestate.json); a second
+       Ctrl-C stops at once and writes nothing
 """
 
 
@@ -52,6 +54,7 @@ Exit codes (each command's --help says more):
   0    success (findings change the exit code only with --fail-on)
   1    --fail-on: a finding of that severity or worse was reported
   2    bad usage or input; nothing is written
+  70   an internal error (a bug in contractor: please report the traceback)
   130  interrupted (Ctrl-C)
 """
 
@@ -73,6 +76,20 @@ class SuggestingGroup(click.Group):
             module, attribute = self.lazy[name].split(":")
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; an unexpected exception is an internal error (exit 70, never 1)."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:  # outside a command's own handling: nothing was written
+            click.echo("interrupted; nothing written", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except Exception:  # noqa: BLE001  (any other exception is a bug: report it, exit 70)
+            traceback.print_exc()
+            click.echo(f"internal error: {REPORT}", err=True)
+            sys.exit(EXIT_INTERNAL)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else ""
@@ -130,32 +147,6 @@ class Progress:
             self._show()
             click.echo(err=True)
             self.shown = False
-
-
-@dataclass
-class Interrupt:
-    """Whether Ctrl-C stopped the run (explore() turns the KeyboardInterrupt into a partial result)."""
-
-    happened: bool = False
-
-
-@contextmanager
-def record_interrupt():
-    """While active, SIGINT still raises KeyboardInterrupt, and also marks the returned Interrupt."""
-    interrupt = Interrupt()
-    if threading.current_thread() is not threading.main_thread():
-        yield interrupt
-        return
-
-    def handler(signum, frame):
-        interrupt.happened = True
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield interrupt
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _fail(message: str) -> None:
@@ -222,12 +213,18 @@ def _fail(message: str) -> None:
     help="Print no summary and no progress (with --format json the JSON is still printed).",
 )
 @click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Also show, on stderr, what the CrossHair worker printed (the analysed module's output).",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Show states and transitions found so far on stderr [default: when stderr is a terminal].",
 )
 @click.pass_context
-def infer(ctx: click.Context, targets: tuple[str, ...], quiet: bool, progress: bool | None,
+def infer(ctx: click.Context, targets: tuple[str, ...], quiet: bool, verbose: bool, progress: bool | None,
           **options: object) -> None:
     """Infer the typestate of each TARGET and write it under --out.
 
@@ -252,18 +249,16 @@ def infer(ctx: click.Context, targets: tuple[str, ...], quiet: bool, progress: b
         classes = expand(names, Path.cwd())
     except ContractorError as exc:
         _fail(str(exc))
-    with record_interrupt() as interrupt:
-        try:
-            result = infer_run.run(classes, project, command_line, quiet=quiet, progress=bar,
-                                   close_progress=bar.close)
-        except KeyboardInterrupt:
-            bar.close()
-            click.echo("interrupted outside the exploration; nothing written for that class", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-    if interrupt.happened:
+    try:
+        result = infer_run.run(classes, project, command_line, quiet=quiet, progress=bar,
+                               close_progress=bar.close, verbose=verbose)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo("interrupted outside the exploration; nothing written for that class", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if result.interrupted:
         click.echo("interrupted: the typestate written is PARTIAL", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(result.status())
-
 
 __all__ = ["EXIT_CODES", "infer", "main", "split_names"]

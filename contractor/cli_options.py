@@ -50,7 +50,7 @@ def analysis_options(command: F) -> F:
                      help="z3 reads the source only; crosshair imports and runs the module; auto asks "
                      "z3 first and CrossHair only about the transitions z3 leaves undecided [default: auto]."),
         click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-                     help="Total time for CrossHair queries (crosshair/auto backends)."),
+                     help="Total solver time of the run (z3 and CrossHair); after it the typestate is PARTIAL."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the CrossHair answer cache."),
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Folder of the CrossHair answer cache "
@@ -107,8 +107,6 @@ def class_settings(project: ProjectConfig, command_line: PartialSettings, name: 
 
 def infer_options(settings: Settings) -> api.InferOptions:
     crosshair: dict[str, Any] = {}
-    if settings.budget is not None:
-        crosshair["budget"] = settings.budget
     if not settings.cache:
         crosshair["cache"] = False
     if settings.cache_dir is not None:
@@ -117,6 +115,7 @@ def infer_options(settings: Settings) -> api.InferOptions:
         backend=settings.backend, methods=settings.methods or None, exclude=settings.exclude,
         unroll=settings.unroll, timeout=settings.timeout, max_states=settings.max_states,
         jobs=settings.jobs, crosshair_options=crosshair,
+        budget=settings.budget,
         preconditions=PreconditionMode(settings.preconditions) if settings.preconditions else None)
 
 

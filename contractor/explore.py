@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
 from contractor.events import (
@@ -18,6 +19,7 @@ from contractor.events import (
     TransitionFound,
 )
 from contractor.model import ClassModel
+from contractor.runguard import Stop
 from contractor.typestate import (
     Finding,
     FindingKind,
@@ -47,6 +49,35 @@ class Interrupted(BaseException):
     """Raised by a progress callback to stop the exploration early (partial result kept)."""
 
 
+class _StateLimit(Exception):
+    """A new state would exceed --max-states."""
+
+
+class _OutOfBudget(Exception):
+    """The run's time budget is used up."""
+
+
+class ExplorationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the exploration: a KeyboardInterrupt (library callers catch it as one)
+    carrying the partial typestate found so far (`complete` is False)."""
+
+    def __init__(self, typestate: Typestate):
+        super().__init__("exploration interrupted; the typestate is partial")
+        self.typestate = typestate
+
+
+def _stuck_finding(state: State, transitions: list[Transition], inits: list[Initialization]) -> Finding:
+    """no_enabled_method, saying so when the state is reached only through may-transitions."""
+    arrivals = [t.certainty for t in (*transitions, *inits) if t.target == state.id]
+    if arrivals and all(c == "may" for c in arrivals):
+        return Finding(FindingKind.NO_ENABLED_METHOD,
+                       f"state {state.id} enables no method, but it is reached only through "
+                       "may-transitions: objects may get stuck in it, if it is reachable at all",
+                       state=state.id)
+    return Finding(FindingKind.NO_ENABLED_METHOD, f"state {state.id} enables no method: objects in it are stuck",
+                   state=state.id)
+
+
 def explore(
     model: ClassModel,
     backend: Backend,
@@ -54,9 +85,12 @@ def explore(
     on_progress: ProgressCallback | None = None,
     max_states: int | None = None,
     on_event: EventCallback | None = None,
+    stop: Callable[[], Stop | None] | None = None,
 ) -> Typestate:
     """The typestate of `model` by breadth-first exploration; `on_event` hears of each
-    state, initialization and transition as it is found (see `contractor.events`)."""
+    state, initialization and transition as it is found (see `contractor.events`).
+    `stop` is asked before every query: Stop.BUDGET ends the exploration with a partial
+    result, Stop.INTERRUPT as Ctrl-C does (ExplorationInterrupted carrying the partial result)."""
     start = time.perf_counter()
     ids: dict[Enabled, str] = {}
     queue: deque[Enabled] = deque()
@@ -66,9 +100,19 @@ def explore(
     extra_findings: list[Finding] = []
     # a backend answering queued states ahead, in worker processes (contractor.parallel)
     prefetch = getattr(backend, "prefetch", None)
+    interrupted = False
+
+    def check_stop() -> None:
+        why = stop() if stop is not None else None
+        if why is Stop.INTERRUPT:
+            raise KeyboardInterrupt
+        if why is Stop.BUDGET:
+            raise _OutOfBudget
 
     def visit(enabled: Enabled) -> str:
         if enabled not in ids:
+            if max_states is not None and len(ids) >= max_states:
+                raise _StateLimit
             ids[enabled] = f"S{len(ids) + 1}"
             queue.append(enabled)
             if on_event:
@@ -77,20 +121,17 @@ def explore(
 
     try:
         for ctor in model.constructors:
+            check_stop()
             for t in _order(backend.initial_targets(ctor)):
                 inits.append(Initialization(ctor, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
                 if on_event:
                     on_event(InitializationFound(inits[-1]))
         while queue:
-            if max_states is not None and len(ids) > max_states:
-                complete = False
-                extra_findings.append(Finding(
-                    FindingKind.INCOMPLETE, f"exploration stopped after {max_states} states (--max-states)"))
-                break
             source = queue.popleft()
             if prefetch is not None:
                 prefetch(source, queue)
             for method in sorted(source):
+                check_stop()
                 for t in _order(backend.targets(source, method)):
                     transitions.append(Transition(
                         ids[source], method, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
@@ -98,8 +139,18 @@ def explore(
                         on_event(TransitionFound(transitions[-1]))
                 if on_progress:
                     on_progress(len(ids), len(transitions))
-    except (KeyboardInterrupt, Interrupted):
+    except _StateLimit:
         complete = False
+        extra_findings.append(Finding(
+            FindingKind.INCOMPLETE, f"exploration stopped at {max_states} states (--max-states); transitions to "
+            "further states are left out"))
+    except _OutOfBudget:
+        complete = False
+        extra_findings.append(Finding(
+            FindingKind.INCOMPLETE, "the time budget (--budget) was used up; exploration stopped, the typestate is partial"))
+    except (KeyboardInterrupt, Interrupted) as exc:
+        complete = False
+        interrupted = isinstance(exc, KeyboardInterrupt)
         extra_findings.append(Finding(FindingKind.INCOMPLETE, "exploration interrupted; the typestate is partial"))
 
     exploration_queries = sum(backend.queries().values())
@@ -109,11 +160,8 @@ def explore(
         for enabled, sid in sorted(ids.items(), key=lambda kv: int(kv[1][1:]))
     )
     findings = list(backend.findings()) if complete else []
-    for s in states:
-        if not s.enabled:
-            findings.append(Finding(
-                FindingKind.NO_ENABLED_METHOD, f"state {s.id} enables no method: objects in it are stuck",
-                state=s.id))
+    findings.extend(_stuck_finding(s, transitions, inits) for s in states if not s.enabled)
+    findings.extend(model.notes)
     findings.extend(extra_findings)
     queries = backend.queries()
     stats = Stats(
@@ -125,7 +173,7 @@ def explore(
         queries_by_backend=dict(queries),
         exploration_queries=exploration_queries,
     )
-    return Typestate(
+    result = Typestate(
         class_name=model.name,
         source=model.path,
         methods=model.actions,
@@ -141,6 +189,9 @@ def explore(
         fields={name: str(f.type) for name, f in model.fields.items()},
         preconditions=model.preconditions.value,
     )
+    if interrupted:
+        raise ExplorationInterrupted(result)
+    return result
 
 
 def unreadable_bases(model: ClassModel) -> list[Unknown]:

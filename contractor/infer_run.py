@@ -11,6 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import signal
+import threading
+from dataclasses import replace
+
 import click
 
 from contractor import api
@@ -18,6 +22,7 @@ from contractor.cli_options import class_settings, infer_options
 from contractor.diagnostics import Diagnostic, OutputFormat, Severity, exit_code, render
 from contractor.discover import qualified_name
 from contractor.errors import ContractorError
+from contractor.explore import ExplorationInterrupted
 from contractor.model import ClassModel
 from contractor.outputs import to_json, to_text, write_artifacts
 from contractor.outputs.findings import RULES, finding_diagnostics
@@ -44,6 +49,7 @@ class RunResult:
     typestates: list[Typestate] = field(default_factory=list)
     failed: bool = False
     fail_on: Severity | None = None
+    interrupted: bool = False  # Ctrl-C: the last class written is partial, later ones were not run
 
     def status(self) -> int:
         if self.failed:
@@ -52,16 +58,33 @@ class RunResult:
 
 
 def infer_one(resolved: ResolvedTarget, settings: Settings,
-              on_progress: Callable[[int, int], None] | None) -> tuple[ClassModel, Typestate]:
-    options = infer_options(settings)
+              on_progress: Callable[[int, int], None] | None, verbose: bool = False
+              ) -> tuple[ClassModel, Typestate, bool]:
+    """The class's model and typestate, and whether Ctrl-C cut the typestate short."""
+    options = replace(infer_options(settings), verbose=verbose)
     model = api.load_resolved(resolved, options)
-    ts = api.infer_model(model, options, on_progress=on_progress)
-    return model, name_states(ts) if settings.state_names else ts
+    try:
+        ts, interrupted = api.infer_model(model, options, on_progress=on_progress), False
+    except ExplorationInterrupted as stopped:
+        _second_interrupt_exits()
+        ts, interrupted = stopped.typestate, True
+    return model, name_states(ts) if settings.state_names else ts, interrupted
+
+
+def _exit_interrupted(signum, frame) -> None:
+    raise SystemExit(130)  # the writer removes its temporary files on the way out
+
+
+def _second_interrupt_exits() -> None:
+    """From now until the command ends, Ctrl-C exits 130 at once (no traceback)."""
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, _exit_interrupted)
+        click.get_current_context().call_on_close(lambda: signal.signal(signal.SIGINT, previous))
 
 
 def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line: PartialSettings, *,
         quiet: bool, progress: Callable[[int, int], None] | None,
-        close_progress: Callable[[], None]) -> RunResult:
+        close_progress: Callable[[], None], verbose: bool = False) -> RunResult:
     """Analyse, write and print each class; findings in SARIF/GitHub form are printed once at the end."""
     several = len(classes) > 1
     run_settings = class_settings(project, command_line)
@@ -71,7 +94,7 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
         qualified = qualified_name(resolved)
         settings = class_settings(project, command_line, resolved.name, qualified)
         try:
-            model, ts = infer_one(resolved, settings, progress)
+            model, ts, result.interrupted = infer_one(resolved, settings, progress, verbose)
             close_progress()
             out_dir = output_folder(settings, qualified, several)
             paths = write_artifacts(ts, out_dir, svg=settings.svg, png=settings.png, html=settings.html)
@@ -88,6 +111,8 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
         if not quiet:
             names = ", ".join(p.name for p in paths)
             click.echo(f"\nWrote {out_dir}/: {names}", err=fmt is not OutputFormat.TEXT)
+        if result.interrupted:  # Ctrl-C: the classes after this one are not analysed
+            break
     if fmt is OutputFormat.JSON:
         if len(result.typestates) == 1 and not several:
             click.echo(to_json(result.typestates[0]), nl=False)

@@ -14,9 +14,12 @@ from __future__ import annotations
 import ast
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from contractor.errors import Location
+
+if TYPE_CHECKING:
+    from contractor.typestate import Finding
 
 Dialect = Literal["pep316", "icontract", "deal", "asserts"]
 DIALECTS: tuple[Dialect, ...] = ("pep316", "icontract", "deal", "asserts")
@@ -174,6 +177,7 @@ class ClassModel:
     location: Location | None = None
     preconditions: PreconditionMode = PreconditionMode.DECLARED  # which preconditions apply
     bases: tuple[BaseClass, ...] = ()  # the MRO after the class itself, `object` left out
+    notes: tuple[Finding, ...] = ()  # findings about the contracts themselves (undefined names)
 
     def method(self, name: str) -> Method:
         return self.methods[name]

@@ -65,6 +65,11 @@ def parse_file(path: Path, shown: str) -> tuple[str, ast.Module]:
     except SyntaxError as exc:
         loc = Location(shown, exc.lineno or 1, max((exc.offset or 1) - 1, 0))
         raise InputError(f"syntax error: {exc.msg}", loc, "syntax") from exc
+    except (RecursionError, MemoryError) as exc:  # Python's parser has a nesting limit
+        lines = source.splitlines() or [""]
+        longest = max(range(len(lines)), key=lambda i: len(lines[i]))
+        raise InputError("an expression is nested too deeply for Python's parser (probably the one on "
+                         "this line, the longest)", Location(shown, longest + 1), "deep expression") from exc
 
 
 def top_level_classes(module: ast.Module) -> dict[str, ast.ClassDef]:

@@ -89,6 +89,10 @@ class FindingKind(enum.StrEnum):
     UNSATISFIABLE_CONSTRUCTOR = "unsatisfiable_constructor"
     UNKNOWN = "unknown"
     INCOMPLETE = "incomplete"
+    UNDEFINED_NAME = "undefined_name"
+    BLOCKED_CALL = "blocked_call"
+    CROSSHAIR_UNAVAILABLE = "crosshair_unavailable"
+    CACHE_DISABLED = "cache_disabled"
 
 
 @dataclass(frozen=True)

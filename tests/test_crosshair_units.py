@@ -17,6 +17,7 @@ from contractor.crosshair_backend.harness import assume, search
 from contractor.crosshair_backend.objects import build, python_type, snapshot
 from contractor.crosshair_backend.program import _eager
 from contractor.errors import InputError, Location
+from contractor.explore import ExplorationInterrupted
 from contractor.model import Field, TypeRef
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,8 +226,10 @@ def test_ctrl_c_during_a_query_gives_a_partial_typestate(tmp_path, monkeypatch):
         return real(inputs, goal, timeout)
 
     monkeypatch.setattr(backend_module, "search", interrupting)
-    ts = infer(STACK, InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)}))
-    assert ts.complete is False
+    with pytest.raises(ExplorationInterrupted) as stopped:  # a KeyboardInterrupt, with the partial result
+        infer(STACK, InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)}))
+    ts = stopped.value.typestate
+    assert isinstance(stopped.value, KeyboardInterrupt) and ts.complete is False
     assert any(f.kind == "incomplete" for f in ts.findings)
 
 

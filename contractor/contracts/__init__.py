@@ -14,6 +14,7 @@ from typing import Iterable
 from pathlib import Path
 
 from contractor.contracts.bases import Unreadable
+from contractor.contracts.checks import check_depth, undefined_name_findings
 from contractor.contracts.constants import module_constants
 from contractor.contracts.context import FileContext
 from contractor.contracts.inherit import Definition, Hierarchy, opaque_body, precondition_list, until_first_await
@@ -144,6 +145,9 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
     if preconditions is None:
         # leading asserts alone do not count: under raise guards a failing assert is a guard too
         preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
+    conditions = [(None, set(), c) for c in invariants] + [
+        (name, {p.name for p in m.params}, c) for name, m in model_methods.items()
+        for c in (*m.preconditions, *m.postconditions)]
     return ClassModel(
         name=cls.name, path=resolved.display_path, source=resolved.source, node=cls,
         module=resolved.module, fields=fields, invariants=tuple(invariants), methods=model_methods,
@@ -151,7 +155,8 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
         constructors=("__init__", *factories),
         dialects=tuple(d for d in DIALECTS if d in used), enums=h.enums(), location=ctx.loc(cls),
         class_constants=constants, module_constants=module_constants(resolved.module),
-        preconditions=preconditions, bases=h.bases())
+        preconditions=preconditions, bases=h.bases(),
+        notes=tuple(undefined_name_findings(conditions, resolved.module)))
 
 
 __all__ = ["read_class"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
+from contractor.contracts.checks import check_depth
 from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, docstring_node
 from contractor.contracts.normalize import rewrite_implies, shift
@@ -110,6 +111,11 @@ def _condition(kind: str, line: int, col: int, text: str, ctx: FileContext) -> C
     except SyntaxError as exc:
         raise InputError(f"PEP 316 {kind} clause does not parse: {exc.msg}",
                          Location(ctx.path, line, col), text) from exc
+    except (RecursionError, MemoryError) as exc:  # Python's parser has a nesting limit
+        raise InputError(f"PEP 316 {kind} clause is nested too deeply for Python's parser "
+                         f"({len(text)} characters); split it into several clauses",
+                         Location(ctx.path, line, col), text[:60] + ("..." if len(text) > 60 else "")) from exc
+    check_depth(tree, ctx.path, f"PEP 316 {kind} clause", line - 1)
     expr = rewrite_implies(shift(tree, line, col))
     return Condition(expr, text, kind, "pep316", Location(ctx.path, line, col))
 

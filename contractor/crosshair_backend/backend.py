@@ -161,6 +161,8 @@ class CrosshairBackend:
             for enabled in candidates - set(found) - self._seen:
                 found[enabled] = Target(enabled, "may", None, NAME, f"{why}; not searched for on its own")
             missing = "the undecided ones stay may-transitions"
+        if candidates is not None and all(t.certainty == "must" for t in found.values()):
+            return  # every state in the bound was decided one by one: nothing stays may
         where = f"from {_show(source)} " if source is not None else ""
         self._findings.append(Finding(
             FindingKind.UNKNOWN, f"CrossHair could not finish the search for the targets of {method} {where}"

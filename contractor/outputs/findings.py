@@ -22,6 +22,10 @@ SEVERITY: dict[FindingKind, Severity] = {
     FindingKind.UNSATISFIABLE_CONSTRUCTOR: Severity.ERROR,
     FindingKind.UNKNOWN: Severity.NOTE,
     FindingKind.INCOMPLETE: Severity.WARNING,
+    FindingKind.UNDEFINED_NAME: Severity.ERROR,
+    FindingKind.BLOCKED_CALL: Severity.WARNING,
+    FindingKind.CROSSHAIR_UNAVAILABLE: Severity.WARNING,
+    FindingKind.CACHE_DISABLED: Severity.NOTE,
 }
 
 RULES: tuple[Rule, ...] = (
@@ -38,6 +42,14 @@ RULES: tuple[Rule, ...] = (
          "No arguments let a constructor produce an object meeting the invariant."),
     Rule(FindingKind.UNKNOWN.value, "A question the backend could not answer; its answers are 'may'."),
     Rule(FindingKind.INCOMPLETE.value, "The exploration stopped early: the typestate is partial."),
+    Rule(FindingKind.UNDEFINED_NAME.value,
+         "A contract reads a name nothing defines: evaluating it raises NameError."),
+    Rule(FindingKind.BLOCKED_CALL.value,
+         "A contract made a call the CrossHair sandbox blocks (a side effect): it counted as false."),
+    Rule(FindingKind.CROSSHAIR_UNAVAILABLE.value,
+         "The CrossHair worker could not answer (import failed, it died or ran out of time): "
+         "z3's answers stand, as may where undecided."),
+    Rule(FindingKind.CACHE_DISABLED.value, "The CrossHair answer cache could not be written: the run went on without it."),
 )
 
 

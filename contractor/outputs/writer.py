@@ -86,6 +86,9 @@ def write_artifacts(
     files = render_artifacts(ts, svg=svg, png=png, html=html, timings=timings)
     if out.exists() and not out.is_dir():
         raise ContractorError(f"output path {out} exists and is not a folder")
+    for name in ARTIFACTS:  # checked first: nothing is written when one cannot be replaced
+        if (out / name).is_dir() or ((out / name).exists() and not (out / name).is_file()):
+            raise ContractorError(f"cannot write {out / name}: a folder or special file of that name is in the way")
     created = _missing_folders(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -100,10 +103,17 @@ def write_artifacts(
             raise ContractorError(f"cannot create output folder {out}: {exc}") from exc
         raise
     written = []
-    for name, temp in staged.items():
-        target = out / name
-        os.replace(temp, target)
-        written.append(target)
+    try:
+        for name, temp in staged.items():
+            target = out / name
+            os.replace(temp, target)
+            written.append(target)
+    except BaseException as exc:  # leave no temporary file behind
+        for temp in staged.values():
+            temp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise ContractorError(f"cannot write {target}: {exc}") from exc
+        raise
     for name in ARTIFACTS:
         if name not in files and (out / name).is_file():
             (out / name).unlink()

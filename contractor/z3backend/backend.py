@@ -11,6 +11,8 @@ when the method has paths the translation could not follow (their targets are ma
 from __future__ import annotations
 
 import itertools
+import time
+
 import z3
 
 from contractor.backend import Enabled, Target
@@ -21,7 +23,7 @@ from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
-from contractor.z3backend.readable import conjunction_of_literals, prefer_equalities
+from contractor.z3backend.readable import MAX_ATOMS, Budget, OutOfTime, atoms, conjunction_of_literals, prefer_equalities
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
@@ -29,6 +31,7 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver, py_value, seq_elements
 
 MAX_FALLBACK_CANDIDATES = 4096
+READABLE_SECONDS = 5.0  # time for making every state invariant of a run readable
 
 
 class Z3Backend:
@@ -48,6 +51,7 @@ class Z3Backend:
         self._inv_solver: z3.Solver | None = None
         self.reuse = Reuse(self) if reuse else None
         self._printer: PyPrinter | None = None
+        self._readable_budget = Budget(READABLE_SECONDS)
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -74,8 +78,16 @@ class Z3Backend:
 
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         """A Python predicate on `self` that, for objects meeting the class invariant,
-        holds exactly in this state (z3's, else one read off the preconditions)."""
-        text = self._printed_invariant(enabled)
+        holds exactly in this state (z3's, else one read off the preconditions). The
+        search for a short form has a budget for the whole run (READABLE_SECONDS) and is
+        not tried on formulas with more than MAX_ATOMS atoms."""
+        started = time.monotonic()
+        try:
+            text = self._printed_invariant(enabled)
+        except OutOfTime:
+            text = None
+        finally:
+            self._readable_budget.spend(started)
         return StateInvariant(text, text) if text is not None else precondition_invariant(self.model, enabled)
 
     def _printed_invariant(self, enabled: Enabled) -> str | None:
@@ -85,6 +97,10 @@ class Z3Backend:
         if self.sem.quantified:
             return None
         try:
+            atoms(self.pattern(enabled), MAX_ATOMS)
+        except ValueError:  # too big to search for a short form, or to print from z3
+            return None
+        try:
             lits = self.reuse.state_literals(enabled) if self.reuse is not None else None
             if lits is None:
                 pattern = self.pattern(enabled)
@@ -92,12 +108,12 @@ class Z3Backend:
                     self._inv_solver = make_solver(2000)
                     self._inv_solver.add(self.sem.invariant)
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
-                                               self._inv_solver, self._count)
+                                               self._inv_solver, self._count, self._readable_budget)
             if lits is not None:
                 if self._inv_solver is None:
                     self._inv_solver = make_solver(2000)
                     self._inv_solver.add(self.sem.invariant)
-                lits = prefer_equalities(lits, self._inv_solver, self._count)
+                lits = prefer_equalities(lits, self._inv_solver, self._count, self._readable_budget)
             if lits is not None:  # printer(And(*lits)), without building the And
                 return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
                     printer(lits[0]) if lits else "True"
@@ -105,8 +121,8 @@ class Z3Backend:
             pass
         pattern = self.pattern(enabled)
         try:
-            goals = z3.Then(z3.Tactic("simplify"), z3.TryFor(z3.Tactic("ctx-solver-simplify"), 2000),
-                            z3.Tactic("simplify"))(z3.And(self.sem.invariant, pattern))
+            tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(2000, self._readable_budget.left_ms()))
+            goals = z3.Then(z3.Tactic("simplify"), tactic, z3.Tactic("simplify"))(z3.And(self.sem.invariant, pattern))
             if len(goals) == 1:
                 parts = list(goals[0])
                 return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"

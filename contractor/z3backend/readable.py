@@ -1,19 +1,46 @@
 """Readable state invariants: the shortest conjunction of atomic facts equivalent to a state's
 formula (under the class invariant), else z3's context simplification of it.
 
+Both are searches, so they run within a time budget (`Budget`) and give up on formulas with
+more than MAX_ATOMS atoms; the caller then shows the plain conjunction.
+
 For the train door, state {alarm, open, start} reads `self.closed and not self.moving
 and not self.danger` rather than the raw conjunction of enabled and disabled preconditions.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 import z3
 
+MAX_ATOMS = 64  # beyond this, a formula is shown as it is
 BOOL_CONNECTIVES = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR)
 
 
-def atoms(formula: z3.BoolRef) -> list[z3.BoolRef]:
-    """The Boolean atoms of a quantifier-free formula, in a stable order."""
+class OutOfTime(Exception):
+    """The readable-invariant budget is used up."""
+
+
+@dataclass
+class Budget:
+    """Seconds left for simplifying state invariants, over a whole run."""
+
+    seconds: float
+
+    def left_ms(self) -> int:
+        if self.seconds <= 0:
+            raise OutOfTime
+        return max(1, int(self.seconds * 1000))
+
+    def spend(self, since: float) -> None:
+        self.seconds -= time.monotonic() - since
+
+
+def atoms(formula: z3.BoolRef, limit: int | None = None) -> list[z3.BoolRef]:
+    """The Boolean atoms of a quantifier-free formula, in a stable order (ValueError when
+    there are more than `limit`)."""
     seen: dict[int, z3.BoolRef] = {}
     todo = [formula]
     while todo:
@@ -26,20 +53,29 @@ def atoms(formula: z3.BoolRef) -> list[z3.BoolRef]:
                 todo.extend(e.children())
                 continue
             seen.setdefault(e.get_id(), e)
+            if limit is not None and len(seen) > limit:
+                raise ValueError("too many atoms")
             continue
         if z3.is_app(e) and e.decl().kind() == z3.Z3_OP_ITE:
             todo.extend(e.children())
     return sorted(seen.values(), key=lambda a: (str(a).count("("), str(a)))
 
 
-def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count) -> list[z3.BoolRef] | None:
+def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count,
+                            budget: Budget | None = None) -> list[z3.BoolRef] | None:
     """A short list of literals L with  context |= (AND L <-> AND pattern), or None.
 
     `solver` holds the context (the class invariant); every query passes the rest as
-    assumptions, so one solver serves every state.
+    assumptions, so one solver serves every state. Raises OutOfTime when `budget` runs out.
     """
     formula = z3.And(*pattern)
-    candidates = atoms(formula)
+    candidates = atoms(formula, MAX_ATOMS)
+
+    def limit() -> None:
+        if budget is not None:
+            solver.set("timeout", min(2000, budget.left_ms()))
+
+    limit()
     count()
     r, consequences = solver.consequences(pattern, candidates)  # one query for every atom
     if r != z3.sat:
@@ -56,6 +92,7 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count)
     implied = implied or list(implied_ids.values())
 
     def sufficient(lits) -> bool:
+        limit()
         count()
         return solver.check(*lits, z3.Not(formula)) == z3.unsat
 
