@@ -40,7 +40,17 @@ def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
                    **fingerprint(model.module, Path(model.path))}
         directory = Path(extra["cache_dir"]) if extra.get("cache_dir") else None
         cache = DiskCache.for_setting(setting, directory)
-    return CrosshairBackend(model, timeout=options.timeout, budget=extra.get("budget"), cache=cache)
+    return CrosshairBackend(model, timeout=options.timeout, budget=_budget(extra.get("budget"), options), cache=cache)
+
+
+def _budget(own: float | None, options) -> float | None:
+    """CrossHair's budget from now: its own option, cut to what is left of the run's budget."""
+    if options.run_deadline is None:
+        return own
+    import time
+
+    left = max(0.0, options.run_deadline - time.monotonic())
+    return left if own is None else min(own, left)
 
 
 def make_crosshair_backend(model: ClassModel, options) -> Backend:
