@@ -92,6 +92,7 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
 
     `preconditions` None: the declared contracts if the class declares any, else the
     implicit ones (raise guards)."""
+    check_depth(resolved.node, resolved.display_path, f"an expression or statement of class {resolved.node.name}")
     h = Hierarchy(resolved, root or Path.cwd())
     top = h.top
     cls, ctx = resolved.node, top.ctx
@@ -145,9 +146,10 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
     if preconditions is None:
         # leading asserts alone do not count: under raise guards a failing assert is a guard too
         preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
-    conditions = [(None, set(), c) for c in invariants] + [
+    conditions = [(None, set(), c) for c in invariants] + [  # those written in the target's own file
         (name, {p.name for p in m.params}, c) for name, m in model_methods.items()
         for c in (*m.preconditions, *m.postconditions)]
+    conditions = [t for t in conditions if t[2].location.path == resolved.display_path]
     return ClassModel(
         name=cls.name, path=resolved.display_path, source=resolved.source, node=cls,
         module=resolved.module, fields=fields, invariants=tuple(invariants), methods=model_methods,
