@@ -67,9 +67,10 @@ def test_a_folder_named_typestate_json_in_the_output_is_an_input_error_leaving_n
 def test_an_internal_error_exits_70_and_says_where_to_report(tmp_path):
     code = ("import sys, contractor.api as api\n"
             "def boom(*a, **k):\n    raise RuntimeError('a bug')\n"
-            "api.load_model = boom\n"
+            "api.load_resolved = boom\n"
             "from contractor.cli import main\n"
-            "sys.argv = ['contractor', 'infer', 'Door']\nmain()\n")
+            "sys.argv = ['contractor', 'infer', 'door.py:Door']\nmain()\n")
+    (tmp_path / "door.py").write_text((ROOT / "samples" / "door.py").read_text())
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env(), capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 70
