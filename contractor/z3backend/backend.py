@@ -114,7 +114,7 @@ class Z3Backend:
                 if self._inv_solver is None:
                     self._inv_solver = make_solver(2000)
                     self._inv_solver.add(self.sem.invariant)
-                lits = prefer_equalities(lits, self._inv_solver, self._count, self._readable_budget)
+                lits = prefer_equalities(lits, self._inv_solver, self._count)
             if lits is not None:  # printer(And(*lits)), without building the And
                 return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
                     printer(lits[0]) if lits else "True"
