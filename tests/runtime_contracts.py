@@ -102,7 +102,13 @@ def _leading_asserts(node: ast.FunctionDef) -> list[str]:
     return tests
 
 
-def _lambda(expr: str, params: tuple[str, ...], namespace: dict) -> Predicate:
+def _lambda(expr: str, params: tuple[str, ...], namespace: dict, owner: type | None = None) -> Predicate:
+    """The condition as a function; `owner`: the class it is written in, whose private
+    names (`self.__x`) Python mangles (`self._Owner__x`), as it would in the class body."""
+    if owner is not None:
+        prefix = "_" + owner.__name__.lstrip("_")
+        expr = re.sub(r"\.(__\w+)", lambda m: "." + (m.group(1) if m.group(1).endswith("__")
+                                                      else prefix + m.group(1)), expr)
     return eval(f"lambda {', '.join(('self',) + params)}: ({expr})", namespace)
 
 
@@ -161,7 +167,7 @@ def _invariants(cls: type, original: type, namespace: dict) -> list[Predicate]:
     invs: list[Predicate] = []
     for k in _lineage(original):
         ns = dict(inspect.getmodule(k).__dict__)
-        invs += [_lambda(e, (), ns) for e in _docstring_lines(_class_node(k), "inv")]
+        invs += [_lambda(e, (), ns, k) for e in _docstring_lines(_class_node(k), "inv")]
     for contract in getattr(original, "__invariants__", []) or []:  # icontract
         invs.append(lambda obj, __c=contract: __c.condition(self=obj))
     for validator in getattr(cls, "_deal_invariants", []) or []:
@@ -221,7 +227,7 @@ def _pep316_pres(lineage: list[type], name: str, params: tuple[str, ...]) -> lis
         lines = _docstring_lines(fnode, "pre")
         if lines:
             ns = dict(inspect.getmodule(k).__dict__)
-            return [_lambda(e, params, ns) for e in lines]
+            return [_lambda(e, params, ns, k) for e in lines]
     return []
 
 
@@ -256,7 +262,7 @@ def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None,
             pres: list[Predicate] = _pep316_pres(lineage[index:], name, params)
             asserts = _leading_asserts(fnode)
             if asserts:
-                pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace))
+                pres.append(_lambda(" and ".join(f"({t})" for t in asserts), params, namespace, k))
             pres += _icontract_pres(wrapper) + _deal_pres(wrapper)
             if preconditions == "implicit":
                 pres = []

@@ -186,4 +186,28 @@ class R(Base):
 class C(L, R):
     """inv: 0 <= self.log <= 15"""
 ''', {"log": list(range(16))}),
+    # private names are per class: Base's self.__on is _Base__on, C's is _C__on
+    Case("inherit_private_names_are_per_class", '''
+class Base:
+    def __init__(self) -> None:
+        self.__on = False
+
+    def base_on(self) -> None:
+        """pre: not self.__on"""
+        self.__on = True
+
+
+class C(Base):
+    def __init__(self) -> None:
+        super().__init__()
+        self.__on = False
+
+    def c_on(self) -> None:
+        """pre: not self.__on"""
+        self.__on = True
+
+    def reset(self) -> None:
+        """pre: self.__on"""
+        self.__on = False
+''', {"_Base__on": BOOLS, "_C__on": BOOLS}),
 ]

@@ -156,3 +156,13 @@ def test_strengthen_overrides_inherited_actions_and_leaves_the_base_alone(tmp_pa
     light.switch_on()
     light.switch_off()
     light.switch_off()  # the base class keeps its own behaviour
+
+
+def test_crosshair_backend_on_a_subclass_of_a_c_class(tmp_path: Path) -> None:
+    """Objects of a dict subclass are built with the class's own __new__ (object.__new__
+    refuses them, and the typestate came out empty)."""
+    path = tmp_path / "meter.py"
+    path.write_text(METER)
+    ts = infer(f"{path}:Meter", InferOptions(backend="crosshair", crosshair_options={"cache_dir": str(tmp_path)}))
+    assert set(tool_transitions(ts)) == {(frozenset({"start"}), "start", frozenset({"stop"})),
+                                         (frozenset({"stop"}), "stop", frozenset({"start"}))}

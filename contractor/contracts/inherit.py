@@ -19,7 +19,8 @@ so only the answers that depend on them are may.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +152,7 @@ class Hierarchy:
         out: dict[str, Field] = {}
         for i in sorted(self.readings, reverse=True):
             r = self.readings[i]
-            out.update(read_fields(r.src.node, r.ctx, r.types, constants, out))
+            out.update(read_fields(self.mangled(r.src.node, r.src.name), r.ctx, r.types, constants, out))
         return out
 
     def invariants(self) -> list[Condition]:
@@ -161,7 +162,7 @@ class Hierarchy:
             for dialect, clauses in (("pep316", pep316.read_class(r.src.node, r.ctx, r.lines)),
                                      ("icontract", icontract_dialect.read_class(r.src.node, r.ctx)),
                                      ("deal", deal_dialect.read_class(r.src.node, r.ctx))):
-                out += clauses.inv
+                out += [self.mangled_condition(c, r.src.name) for c in clauses.inv]
                 if clauses.any:
                     self.used.add(dialect)
         return out
@@ -193,8 +194,13 @@ class Hierarchy:
     def own_clauses(self, d: Definition) -> dict[str, Clauses]:
         key = (d.index, d.fn.name)
         if key not in self._clauses:
-            self._clauses[key] = method_clauses(d.fn, d.reading.ctx, d.reading.lines)
-            self.used.update(k for k, c in self._clauses[key].items() if c.any)
+            clauses = method_clauses(d.fn, d.reading.ctx, d.reading.lines)
+            self.used.update(k for k, c in clauses.items() if c.any)
+            owner = d.reading.src.name
+            for c in clauses.values():
+                c.pre = [self.mangled_condition(x, owner) for x in c.pre]
+                c.post = [self.mangled_condition(x, owner) for x in c.post]
+            self._clauses[key] = clauses
         return self._clauses[key]
 
     def contracts(self, d: Definition) -> dict[str, Effective]:
@@ -220,7 +226,19 @@ class Hierarchy:
     def body(self, d: Definition) -> tuple[ast.FunctionDef, list[SuperTarget]]:
         """The definition's function with its super calls resolved, and where they land."""
         rewriter = SuperRewriter(self.mro, d.index, self.defines, self.explicit)
-        return rewrite(d.fn, rewriter), rewriter.needed
+        return self.mangled(rewrite(d.fn, rewriter), d.reading.src.name), rewriter.needed
+
+    # -- private names ---------------------------------------------------------------
+
+    def mangled(self, node: ast.AST, owner: str) -> Any:
+        """`node` with `self.__x` spelled as Python stores it (`self._Owner__x`), so that a
+        base's and a subclass's private fields stay apart; a single class keeps `__x`."""
+        if len(self.readings) < 2:
+            return node
+        return _Mangler(owner).visit(copy.deepcopy(node))
+
+    def mangled_condition(self, c: Condition, owner: str) -> Condition:
+        return replace(c, expr=self.mangled(c.expr, owner)) if len(self.readings) > 1 else c
 
     def explicit(self, dotted: str, method: str) -> SuperTarget | None:
         """`Base.method(self, ...)`: Base's own MRO gives the definition."""
@@ -270,6 +288,19 @@ def until_first_await(fn: ast.AsyncFunctionDef, body: tuple[ast.stmt, ...]) -> t
             return body[:i] + opaque_body(f"async method {fn.name} after its first await", stmt,
                                           list(body[i:]))
     return body
+
+
+class _Mangler(ast.NodeTransformer):
+    """Python's private name mangling for attributes, within the class `owner`."""
+
+    def __init__(self, owner: str):
+        self.prefix = "_" + owner.lstrip("_")
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if node.attr.startswith("__") and not node.attr.endswith("__") and self.prefix != "_":
+            node.attr = self.prefix + node.attr
+        return node
 
 
 def _union(a: list[str], b: list[str]) -> list[str]:

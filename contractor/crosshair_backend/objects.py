@@ -60,7 +60,7 @@ def original_class(cls: type, model: ClassModel, module: ModuleType) -> type:
 
 def build(cls: type, values: dict[str, Any]) -> Any:
     """An instance of cls whose fields are `values`, made without calling `__init__`."""
-    obj = object.__new__(cls)
+    obj = cls.__new__(cls)  # a subclass of dict (or another C class) needs its own __new__
     for name, value in values.items():
         object.__setattr__(obj, name, value)
     return obj

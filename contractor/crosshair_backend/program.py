@@ -140,7 +140,7 @@ class Program:
 
     def construct(self, ctor: str, args: dict[str, Any]) -> Any:
         if ctor == "__init__":
-            obj = object.__new__(self.cls)
+            obj = self.cls.__new__(self.cls)
             plain_function(self.cls, "__init__")(obj, *args.values())
             return obj
         attr = plain_function(self.cls, ctor)
