@@ -178,3 +178,23 @@ def test_methods_called_through_self_use_summaries(tmp_path):
               "        self.shut(d)\n")
     found = flakes(tmp_path, source, (11, CALL))
     assert "in shut()" in found[0].message
+
+
+def test_tuple_assignment_binds_element_by_element(tmp_path):
+    source = ("from door import Door\n\nd, e = Door(), Door()\nd.open()\ne.open()\nd, e = e, d\n"
+              "d.close()\ne.open()\n")
+    flakes(tmp_path, source, (8, CALL))
+
+
+def test_object_returned_by_a_helper_carries_the_obligation(tmp_path):
+    source = ("from connection import Connection\n\ndef make():\n    c = Connection()\n    c.connect()\n"
+              "    return c\n\ndef use():\n    c = make()\n    c.send(1)\n\ndef fine():\n    make().close()\n")
+    found = flakes(tmp_path, source, (9, LEAK), must_call=("Connection.close",))
+    assert "'c'" in found[0].message and "S3 {close, send}" in found[0].message
+
+
+def test_cli_class_target_narrows_constant_arguments_and_state_tests():
+    result = run(str(CORPUS / "constant_args.py"), str(CORPUS / "state_tests.py"),
+                 "--class", f"{CORPUS / 'classes' / 'file.py'}:File", "--no-cache")
+    lines = sorted((Path(line.split(":")[0]).name, int(line.split(":")[1])) for line in result.output.splitlines())
+    assert lines == [("constant_args.py", 25), ("constant_args.py", 31), ("state_tests.py", 22)]

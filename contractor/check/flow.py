@@ -15,12 +15,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from contractor.check import blocks
 from contractor.check.domain import Env, Key, Obj, Site, join
 from contractor.check.exprs import Expressions, Unreachable
 from contractor.check.records import LeakRecord, Records
 
 MAX_ITERATIONS = 30  # loop iterations before every object in the loop is lost (widening)
-BROAD = frozenset({"Exception", "BaseException"})
 
 
 @dataclass
@@ -134,6 +134,19 @@ class Analysis:
         return env
 
     def stmt_Assign(self, node: ast.Assign, env: Env) -> Env:
+        target, value = node.targets[0], node.value
+        if (len(node.targets) == 1 and isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Tuple)
+                and len(target.elts) == len(value.elts)
+                and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)):
+            keys = [self.exprs.eval(v, env) for v in value.elts]  # a, b = X(), Y(): element by element
+            held = [f" tuple{i}" for i, k in enumerate(keys) if k is not None]  # alive while binding
+            for name, k in zip(held, [k for k in keys if k is not None]):
+                env.vars[name] = k
+            for t, k, v in zip(target.elts, keys, value.elts):
+                self.exprs.bind(t, k, env, v)
+            for name in held:
+                self.exprs.set_var(name, None, env, node.lineno)
+            return env
         key = self.exprs.eval(node.value, env)
         for target in node.targets:
             self.exprs.bind(target, key, env, node.value)
@@ -300,75 +313,16 @@ class Analysis:
         return out
 
     def stmt_Try(self, node: ast.Try, env: Env) -> Env | None:
-        caught: list[Env] = []  # the states explicit raises (and assert) bring to the handlers
-        if node.finalbody:
-            self.finally_stack.append(node.finalbody)
-        self.exc_stack.append(caught)
-        try:
-            body_out = self.block(node.body, env)
-        finally:
-            self.exc_stack.pop()
-        raised: Env | None = None
-        for e in caught:
-            raised = join(raised, e)
-        outs = [self.block(node.orelse, body_out) if body_out is not None else None]
-        catches_all = False
-        for handler in node.handlers:
-            entry = raised.copy() if raised is not None else None
-            if entry is not None and handler.name:
-                self.exprs.bind(ast.Name(handler.name, ast.Store()), None, entry, None)
-            outs.append(self.block(handler.body, entry))
-            catches_all |= handler.type is None or (isinstance(handler.type, ast.Name) and handler.type.id in BROAD)
-        if node.finalbody:
-            self.finally_stack.pop()
-        normal: Env | None = None
-        for o in outs:
-            normal = join(normal, o)
-        if node.finalbody:
-            if raised is not None and not catches_all:
-                escaping = self.block(node.finalbody, raised.copy())
-                if escaping is not None:
-                    self.throw(escaping)
-            normal = self.block(node.finalbody, normal) if normal is not None else None
-        return normal
-
-    stmt_TryStar = stmt_Try
+        return blocks.try_statement(self, node, env)
 
     def stmt_With(self, node: ast.With, env: Env) -> Env | None:
-        released: list[Key] = []
-        for item in node.items:
-            key = self.exprs.eval(item.context_expr, env)
-            obj = env.objs.get(key) if key is not None else None
-            if obj is not None and obj.protocol.facts.has_exit:
-                released.append(key)
-                bound = key if obj.protocol.facts.enter_returns_self else None
-            else:
-                if key is not None:
-                    self.exprs.escape(key, env)
-                bound = None
-            if item.optional_vars is not None:
-                self.exprs.bind(item.optional_vars, bound, env, None)
-        out = self.block(node.body, env)
-        if out is not None:
-            for key in released:  # __exit__ ran: the obligation is met, the state is unknown
-                self.exprs.escape(key, out)
-        return out
-
-    stmt_AsyncWith = stmt_With
+        return blocks.with_statement(self, node, env)
 
     def stmt_Match(self, node: ast.Match, env: Env) -> Env | None:
-        self.exprs.escape_all(node.subject, env)
-        out: Env | None = env.copy()  # no case may match
-        for case in node.cases:
-            entry = env.copy()
-            for n in ast.walk(case.pattern):
-                name = getattr(n, "name", None)
-                if isinstance(name, str):
-                    self.exprs.bind(ast.Name(name, ast.Store()), None, entry, None)
-            if case.guard is not None:
-                self.exprs.escape_all(case.guard, entry)
-            out = join(out, self.block(case.body, entry))
-        return out
+        return blocks.match_statement(self, node, env)
+
+    stmt_TryStar = stmt_Try
+    stmt_AsyncWith = stmt_With
 
     # -- leaving the scope -------------------------------------------------------------
 
