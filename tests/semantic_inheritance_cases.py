@@ -210,4 +210,21 @@ class C(Base):
         """pre: self.__on"""
         self.__on = False
 ''', {"_Base__on": BOOLS, "_C__on": BOOLS}),
+    # super().__init__() that reaches object, and object.__init__(self), do nothing
+    Case("inherit_object_init_is_a_no_op", '''
+class B(object):
+    def __init__(self) -> None:
+        super().__init__()
+        self.on = False
+
+
+class C(B):
+    def __init__(self) -> None:
+        object.__init__(self)
+        B.__init__(self)
+
+    def go(self) -> None:
+        """pre: not self.on"""
+        self.on = True
+''', {"on": BOOLS}),
 ]

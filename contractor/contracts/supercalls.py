@@ -70,7 +70,9 @@ class SuperRewriter(ast.NodeTransformer):
             target = next_definition(self.mro, self.owner + 1, func.attr, self.defines)
         elif args and isinstance(args[0], ast.Name) and args[0].id == "self":
             dotted = _dotted(func.value)
-            if dotted is not None:
+            if dotted == "object" and func.attr in OBJECT_METHODS:
+                target, args = SuperTarget(func.attr, None), args[1:]  # object.__init__(self)
+            elif dotted is not None:
                 target = self.explicit(dotted, func.attr)
                 args = args[1:]
         if target is None:
