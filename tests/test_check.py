@@ -198,3 +198,10 @@ def test_cli_class_target_narrows_constant_arguments_and_state_tests():
                  "--class", f"{CORPUS / 'classes' / 'file.py'}:File", "--no-cache")
     lines = sorted((Path(line.split(":")[0]).name, int(line.split(":")[1])) for line in result.output.splitlines())
     assert lines == [("constant_args.py", 25), ("constant_args.py", 31), ("state_tests.py", 22)]
+
+
+def test_reassigned_module_names_are_not_constants(tmp_path):
+    source = ("from file import File\n\nMODE = 1\nOTHER = 1\nOTHER = 2\n\ndef set_mode():\n    global MODE\n"
+              "    MODE = 2\n\ndef f():\n    a = File()\n    a.open(MODE)\n    a.read()\n    b = File()\n"
+              "    b.open(OTHER)\n    b.read()\n    c = File()\n    c.open(1)\n    c.read()\n")
+    flakes(tmp_path, source, (14, CALL), (17, CALL))

@@ -19,9 +19,14 @@ CACHE_VERSION = "check-1"
 
 
 def module_constants(module: ast.Module) -> dict[str, Any]:
-    """Module-level `NAME = <literal>` assignments (read, never executed)."""
+    """Module-level `NAME = <literal>` assignments made once (read, never executed); a
+    name some function declares `global` is not a constant."""
     out: dict[str, Any] = {}
+    assigned: dict[str, int] = {}
     for stmt in module.body:
+        for node in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else ():
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                assigned[node.id] = assigned.get(node.id, 0) + 1
         target, value = None, None
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target, value = stmt.targets[0].id, stmt.value
@@ -35,6 +40,12 @@ def module_constants(module: ast.Module) -> dict[str, Any]:
             continue
         if isinstance(literal, (bool, int, float, str)):
             out[target] = literal
+    out = {k: v for k, v in out.items() if assigned.get(k, 0) == 1}
+    if out:
+        for node in ast.walk(module):
+            if isinstance(node, ast.Global):
+                for name in node.names:
+                    out.pop(name, None)
     return out
 
 
