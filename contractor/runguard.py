@@ -21,8 +21,8 @@ import select
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 EXIT_INTERRUPTED = 130
 SECOND_INTERRUPT_GRACE = 1.0  # seconds the main thread gets to end after a second Ctrl-C

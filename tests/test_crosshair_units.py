@@ -11,13 +11,14 @@ import pytest
 
 from contractor.api import InferOptions, infer, load_model
 from contractor.crosshair_backend import make_crosshair_backend
+from contractor.crosshair_backend.backend import CrosshairBackend
 from contractor.crosshair_backend.cache import DiskCache
 from contractor.crosshair_backend.eager import ch_all, ch_any, ch_not, holds
 from contractor.crosshair_backend.harness import assume, search
 from contractor.crosshair_backend.objects import build, python_type, snapshot
 from contractor.crosshair_backend.program import _eager
 from contractor.errors import InputError, Location
-from contractor.explore import ExplorationInterrupted
+from contractor.explore import ExplorationInterrupted, explore
 from contractor.model import Field, TypeRef
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,15 +191,14 @@ def test_exhausted_budget_stops_querying_says_so_and_writes_no_cache(tmp_path):
     options = InferOptions(backend="crosshair", timeout=5,
                            crosshair_options={"budget": 0, "cache_dir": str(tmp_path)})
     ts = infer(STACK, options)
-    assert ts.stats.queries == 0
+    assert ts.stats.queries_by_backend["crosshair"] == 0  # z3 answered instead
     assert not list(tmp_path.rglob("*.json"))
-    assert any(f.kind == "unknown" and "budget" in f.message for f in ts.findings)
+    assert any(f.kind == "crosshair_unavailable" and "budget" in f.message for f in ts.findings)
 
 
 def test_budget_used_up_midway_keeps_known_states_as_may(tmp_path):
     model = load_model(STACK)
-    backend = make_crosshair_backend(model, InferOptions(backend="crosshair", timeout=5,
-                                                         crosshair_options={"cache": False}))
+    backend = CrosshairBackend(model, timeout=5)  # the engine the worker runs, in this process
     (init,) = backend.initial_targets("__init__")
     backend.budget = 0  # used up from now on
     targets = backend.targets(init.enabled, "push")
@@ -226,8 +226,9 @@ def test_ctrl_c_during_a_query_gives_a_partial_typestate(tmp_path, monkeypatch):
         return real(inputs, goal, timeout)
 
     monkeypatch.setattr(backend_module, "search", interrupting)
+    model = load_model(STACK)
     with pytest.raises(ExplorationInterrupted) as stopped:  # a KeyboardInterrupt, with the partial result
-        infer(STACK, InferOptions(backend="crosshair", timeout=5, crosshair_options={"cache_dir": str(tmp_path)}))
+        explore(model, CrosshairBackend(model, timeout=5))  # the engine, in this process
     ts = stopped.value.typestate
     assert isinstance(stopped.value, KeyboardInterrupt) and ts.complete is False
     assert any(f.kind == "incomplete" for f in ts.findings)

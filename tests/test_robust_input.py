@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from robust_support import ROOT, contractor, counter_class, env, leftovers
 
 

@@ -11,7 +11,6 @@ import sys
 import time
 
 import pytest
-
 from robust_support import contractor, env, leftovers
 
 # a sum of three cubes equal to 42: z3 cannot decide it, every query runs to its timeout

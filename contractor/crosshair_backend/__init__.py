@@ -1,5 +1,6 @@
 """The CrossHair path: typestates for classes written in ordinary Python, by symbolic
-execution of the real code (this path imports and runs the user's module).
+execution of the real code. This path imports and runs the user's module, but only in a
+worker process behind CrossHair's side-effect wall (sandbox.py, worker.py).
 
 `make_crosshair_backend` is the entry point contractor.api uses for the "crosshair" and
 "auto" backends.
@@ -17,15 +18,14 @@ from contractor.errors import InputError
 from contractor.model import ClassModel
 
 if TYPE_CHECKING:
-    from contractor.crosshair_backend.backend import CrosshairBackend
+    from contractor.crosshair_backend.sandbox import SandboxedCrosshair
 
 KNOWN_OPTIONS = ("budget", "cache", "cache_dir")
 
 
-def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
-    # imported here: CrossHair itself takes ~0.4 s to import, and `auto` on a class z3
-    # translates fully never needs it
-    from contractor.crosshair_backend.backend import CrosshairBackend
+def _crosshair(model: ClassModel, options, alone: bool) -> SandboxedCrosshair:
+    """The sandboxed CrossHair backend (`alone`: not under auto, z3 is then its fallback)."""
+    from contractor.crosshair_backend.sandbox import SandboxedCrosshair
 
     extra = dict(options.crosshair_options or {})
     unknown = sorted(set(extra) - set(KNOWN_OPTIONS))
@@ -40,17 +40,27 @@ def _crosshair(model: ClassModel, options) -> "CrosshairBackend":
                    **fingerprint(model.module, Path(model.path))}
         directory = Path(extra["cache_dir"]) if extra.get("cache_dir") else None
         cache = DiskCache.for_setting(setting, directory)
-    return CrosshairBackend(model, timeout=options.timeout, budget=_budget(extra.get("budget"), options), cache=cache)
+    return SandboxedCrosshair(
+        model, timeout=options.timeout, deadline=_deadline(extra.get("budget"), options), cache=cache,
+        fallback=(lambda: _z3(model, options)) if alone else None, input_errors_fatal=alone,
+        verbose=getattr(options, "verbose", False))
 
 
-def _budget(own: float | None, options) -> float | None:
-    """CrossHair's budget from now: its own option, cut to what is left of the run's budget."""
-    if options.run_deadline is None:
-        return own
+def _z3(model: ClassModel, options) -> Backend:
+    from contractor.z3backend import Z3Backend
+
+    return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+
+
+def _deadline(own: float | None, options) -> float | None:
+    """When CrossHair must be done: its own budget from now, or the run's deadline if sooner."""
     import time
 
-    left = max(0.0, options.run_deadline - time.monotonic())
-    return left if own is None else min(own, left)
+    mine = None if own is None else time.monotonic() + own
+    run = getattr(options, "run_deadline", None)
+    if mine is None or run is None:
+        return mine if run is None else run
+    return min(mine, run)
 
 
 def make_crosshair_backend(model: ClassModel, options) -> Backend:
@@ -62,19 +72,20 @@ def make_crosshair_backend(model: ClassModel, options) -> Backend:
             raise InputError(f"{model.name}: the CrossHair backend cannot run async methods "
                              f"({', '.join(sorted(asynchronous))}); use --backend z3 or auto, or --exclude them",
                              model.location, "async method")
-        return _crosshair(model, options)
-    from contractor.z3backend import Z3Backend
-
-    z3 = Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
-    return AutoBackend(z3, lambda: _crosshair(model, options), asynchronous)
+        return _crosshair(model, options, alone=True)
+    return AutoBackend(_z3(model, options), lambda: _crosshair(model, options, alone=False), asynchronous)
 
 
 def __getattr__(name: str):
-    if name == "CrosshairBackend":
+    if name == "CrosshairBackend":  # the in-process engine the worker runs
         from contractor.crosshair_backend.backend import CrosshairBackend
 
         return CrosshairBackend
+    if name == "SandboxedCrosshair":
+        from contractor.crosshair_backend.sandbox import SandboxedCrosshair
+
+        return SandboxedCrosshair
     raise AttributeError(name)
 
 
-__all__ = ["AutoBackend", "CrosshairBackend", "DiskCache", "make_crosshair_backend"]
+__all__ = ["AutoBackend", "CrosshairBackend", "DiskCache", "SandboxedCrosshair", "make_crosshair_backend"]

@@ -70,6 +70,11 @@ class AutoBackend:
         return self._record(self._refine(
             targets, lambda ch, cands, restrict: ch.targets(source, method, candidates=cands, restrict=restrict)))
 
+    def close(self) -> None:
+        """End CrossHair's worker process, if one was started."""
+        if self._crosshair is not None:
+            self._crosshair.close()
+
     def findings(self) -> list[Finding]:
         extra = self._crosshair.findings() if self._crosshair is not None else []
         return list(self.z3.findings()) + list(extra)

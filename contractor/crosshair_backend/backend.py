@@ -61,6 +61,7 @@ class CrosshairBackend:
         self._seen: set[Enabled] = set()
         self._findings: list[Finding] = []
         self._probes = Probes()
+        self._blocked_noted: set[str] = set()
 
     # -- queries -------------------------------------------------------------------------
     def _search(self, goal: Goal) -> Outcome:
@@ -82,12 +83,22 @@ class CrosshairBackend:
         else:
             before_budget, before_findings = self._budget_hit, len(self._findings)
             targets = compute()
+            self._note_blocked()
             if self.cache and self._budget_hit == before_budget:
                 self.cache.put(query, {
                     "targets": [asdict(t) | {"enabled": sorted(t.enabled)} for t in targets],
                     "findings": [asdict(f) for f in self._findings[before_findings:]]})
         self._seen.update(t.enabled for t in targets)
         return targets
+
+    def _note_blocked(self) -> None:
+        """A finding for each precondition that tried a side effect the wall blocks."""
+        for method, what in sorted(self.program.blocked.items()):
+            if method not in self._blocked_noted:
+                self._blocked_noted.add(method)
+                self._findings.append(Finding(
+                    FindingKind.BLOCKED_CALL, f"the precondition of {method} tried a side effect the sandbox "
+                    f"blocks ({what}); CrossHair counted it as false there", method=method))
 
     # -- Backend protocol ----------------------------------------------------------------
     def initial_targets(self, constructor: str, candidates: frozenset[Enabled] | None = None,

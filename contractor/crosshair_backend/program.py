@@ -11,13 +11,21 @@ import copy
 import hashlib
 import importlib.util
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
+
+from crosshair.auditwall import SideEffectDetected
 
 from contractor.crosshair_backend.eager import COMBINATORS
-from contractor.crosshair_backend.objects import field_types, original_class, plain_function, python_type
+from contractor.crosshair_backend.objects import (
+    field_types,
+    original_class,
+    plain_function,
+    python_type,
+)
 from contractor.errors import InputError
 from contractor.model import ClassModel, Condition
 
@@ -92,6 +100,18 @@ def _function(name: str, params: list[str], conditions: tuple[Condition, ...], p
     return scope["__factory"](*COMBINATORS.values())
 
 
+def _recording(condition: Callable[..., Any], method: str, blocked: dict[str, str]) -> Callable[..., Any]:
+    """`condition`, noting in `blocked` when it attempts a side effect the wall blocks (it
+    still raises, so the condition counts as false, as any raising condition does)."""
+    def checked(*args: Any) -> Any:
+        try:
+            return condition(*args)
+        except SideEffectDetected as exc:
+            blocked.setdefault(method, str(exc).split(". ")[0])
+            raise
+    return checked
+
+
 @dataclass
 class Program:
     """Everything the CrossHair path runs for one class."""
@@ -105,15 +125,17 @@ class Program:
     inv: Callable[[Any], bool]
     sym_pre: dict[str, Callable[..., Any]]  # the same, for symbolic values (eager.py)
     sym_inv: Callable[[Any], Any]
+    blocked: dict[str, str] = field(default_factory=dict)  # method -> a side effect its precondition tried
 
     @classmethod
-    def load(cls, model: ClassModel) -> "Program":
+    def load(cls, model: ClassModel) -> Program:
         module = load_module(model)
         found = getattr(module, model.name, None)
         if not isinstance(found, type):
             raise InputError(f"module {model.path} has no class {model.name}", model.location, "class")
         env = module.__dict__
         pre, sym_pre, params = {}, {}, {}
+        blocked: dict[str, str] = {}
         for name in (*model.actions, *model.constructors):
             method = model.methods[name]
             params[name] = {}
@@ -128,12 +150,14 @@ class Program:
                     raise InputError(err.message, p.location, "parameter type") from None
             first = [] if method.kind == "factory" else ["self"]
             names = first + [p.name for p in method.params]
-            pre[name] = _function(f"__pre_{name}", names, method.preconditions, model.path, env)
-            sym_pre[name] = _function(f"__pre_{name}", names, method.preconditions, model.path, env, True)
+            pre[name] = _recording(_function(f"__pre_{name}", names, method.preconditions, model.path, env),
+                                   name, blocked)
+            sym_pre[name] = _recording(
+                _function(f"__pre_{name}", names, method.preconditions, model.path, env, True), name, blocked)
         inv = _function("__inv", ["self"], model.invariants, model.path, env)
         sym_inv = _function("__inv", ["self"], model.invariants, model.path, env, True)
         return cls(model, module, original_class(found, model, module), field_types(model, module),
-                   params, pre, inv, sym_pre, sym_inv)
+                   params, pre, inv, sym_pre, sym_inv, blocked)
 
     def call(self, obj: Any, method: str, args: dict[str, Any]) -> Any:
         return plain_function(self.cls, method)(obj, *args.values())
