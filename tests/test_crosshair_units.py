@@ -241,3 +241,22 @@ def test_unannotated_parameter_is_an_input_error_naming_it(tmp_path):
     with pytest.raises(InputError) as err:
         infer(f"{source}:K", InferOptions(backend="crosshair", crosshair_options={"cache": False}))
     assert "k.py:5:" in str(err.value) and "'x'" in str(err.value) and "annotation" in str(err.value)
+
+
+def test_no_undecided_finding_when_each_candidate_is_decided_one_by_one(monkeypatch):
+    """An enumeration that cannot finish, then every candidate decided on its own: all
+    answers are must, so no finding says that undecided ones stay may."""
+    from contractor.crosshair_backend import backend as backend_module
+    from contractor.crosshair_backend.harness import Outcome
+
+    real, calls = backend_module.search, {"n": 0}
+
+    def first_search_gives_up(inputs, goal, timeout):
+        calls["n"] += 1
+        return Outcome("unknown", detail="gave up") if calls["n"] == 1 else real(inputs, goal, timeout)
+
+    monkeypatch.setattr(backend_module, "search", first_search_gives_up)
+    engine = CrosshairBackend(load_model(STACK), timeout=5)
+    (init,) = engine.initial_targets("__init__", candidates=frozenset({frozenset({"push"})}), restrict=True)
+    assert init.certainty == "must" and calls["n"] > 1
+    assert not [f for f in engine.findings() if f.kind == "unknown"]

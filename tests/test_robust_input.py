@@ -127,3 +127,11 @@ def test_a_stuck_state_reached_by_a_must_transition_is_stated_as_fact(tmp_path):
                         "--no-html", cwd=tmp_path)
     (stuck,) = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "no_enabled_method"]
     assert "objects in it are stuck" in stuck["message"] and "may" not in stuck["message"]
+
+
+def test_an_output_folder_that_cannot_be_created_is_an_input_error(tmp_path):
+    # /proc refuses new folders even to root, so this holds whoever runs the tests
+    result = contractor("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--out", "/proc/contractor-out",
+                        cwd=tmp_path)
+    assert result.returncode == 2 and "/proc/contractor-out" in result.stderr
+    assert "Traceback" not in result.stderr
