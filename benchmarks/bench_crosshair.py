@@ -1,7 +1,7 @@
 """Benchmark of the CrossHair path: time, queries and decided transitions for each sample
 under `--backend crosshair` and `--backend auto`, and the ratio of auto's time to
-CrossHair's (per run, then the median). Times are medians over --runs runs. Queries run
-in-process; the disk cache is off so every run does the work.
+CrossHair's (per run, then the median). Times are medians over --runs runs. CrossHair's
+queries run in its sandboxed worker process; the disk cache is off so every run does the work.
 
     python benchmarks/bench_crosshair.py [--runs N] [--timeout SECONDS] [--json FILE]
 """
