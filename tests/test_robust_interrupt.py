@@ -115,3 +115,27 @@ def test_budget_bounds_the_run_and_the_result_is_partial(tmp_path):
     data = json.loads(result.stdout)
     assert data["complete"] is False and any("--budget" in f["message"] for f in data["findings"])
     assert took < 3 + 5 + 3  # the budget, start-up (z3 translation), writing
+
+
+def test_library_callers_get_a_catchable_interrupt_with_the_partial_typestate(tmp_path):
+    """Ctrl-C inside a long z3 query of contractor.api.infer: ExplorationInterrupted, a
+    KeyboardInterrupt carrying the partial typestate (z3 no longer swallows it)."""
+    import os
+    import threading
+
+    from contractor.api import InferOptions, infer
+    from contractor.explore import ExplorationInterrupted
+
+    (tmp_path / "cubes.py").write_text(CUBES)
+    timer = threading.Timer(3.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            infer(f"{tmp_path}/cubes.py:Cubes", InferOptions(backend="z3", timeout=30))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3.0 + STOP_BOUND + 3  # translation may still be running at 3 s
+    if isinstance(stopped.value, ExplorationInterrupted):  # else: interrupted before exploring
+        assert stopped.value.typestate.complete is False
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
