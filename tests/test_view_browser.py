@@ -161,6 +161,19 @@ def test_findings_link_to_their_source_line_and_stop(browse, monkeypatch, tmp_pa
     page.wait_for_selector("#source .line.target")
     assert page.inner_text("#source .line.target").strip() == "def dec(self) -> None:"
     assert page.get_attribute("#source .line.target", "data-n") == "12"
+
+    # a stuck state: drawn grey, its finding links to it
+    (tmp_path / "jam.py").write_text('class Jam:\n    def __init__(self) -> None:\n        self.n = 0\n\n'
+                                     '    def go(self) -> None:\n        """pre: self.n == 0"""\n        self.n = 1\n')
+    page.fill("#target-input", "jam.py:Jam")
+    page.click("#target-form button")
+    _until(lambda: page.inner_text("#class-title").startswith("Jam")
+           and page.get_attribute("body", "data-status") == "done")
+    assert page.get_attribute("#state-S2", "class") == "node state stuck"
+    assert page.get_attribute("#state-S2 ellipse", "fill") == "lightgrey"
+    page.locator("#findings a.state-link").click()
+    assert "hl" in page.get_attribute("#row-state-S2", "class")
+    assert "selected" in page.get_attribute("#state-S2", "class")
     assert blocked == []
 
 

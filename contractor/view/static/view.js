@@ -268,6 +268,10 @@ function findingItem(f) {
   const item = el("li", {}, el("span", { class: "badge" }, f.kind), " ", f.message);
   if (f.counterexample) item.append(el("div", { class: "muted" }, `counterexample: ${witnessText(f.counterexample, f.method || "call")}`));
   if (f.line) item.append(" ", lineLink(f.line));
+  if (f.state) {
+    item.append(" ", el("a", { href: `#state-${f.state}`, class: "state-link",
+      onclick: (e) => { e.preventDefault(); select(f.state); } }, `state ${f.state}`));
+  }
   return item;
 }
 
