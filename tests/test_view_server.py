@@ -21,7 +21,7 @@ from contractor.outputs import to_mermaid
 from contractor.typestate import Typestate
 from contractor.view.server import CSP, bind, running, strict_json
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, deaf_analyse, get, get_json, post, read_events, slow_analyse, wait_status
+from view_helpers import BAD, ROOT, SAMPLES, deaf_analyse, forking_analyse, get, get_json, post, read_events, slow_analyse, wait_status
 
 Z3 = api.InferOptions(backend="z3")
 STATIC = ROOT / "contractor" / "view" / "static"
@@ -257,3 +257,11 @@ def test_a_worker_deaf_to_stop_is_ended_and_its_states_kept(serve, tmp_path):
     assert [s["id"] for s in done["typestate"]["states"]] == ["S1"] and done["typestate"]["complete"] is False
     process.join(timeout=5)
     assert not process.is_alive()
+
+
+def test_the_analysis_may_start_processes_of_its_own(serve, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    base = serve(SAMPLES, watch=False, worker=forking_analyse)
+    run = post(base + "api/run", {"target": "samples/door.py:Door"})[1]["run"]
+    status = wait_status(base, run, {"done", "failed"})
+    assert status["status"] == "done", read_events(base, lambda e: e["type"] in ("done", "error"))[-1]

@@ -118,3 +118,20 @@ def deaf_analyse(target, root, options, conn, stop) -> None:
                "constructors": ["__init__"]})
     conn.send({"type": "state", "id": "S1", "enabled": ["go"]})
     time.sleep(600)
+
+
+def _child() -> None:
+    pass
+
+
+def forking_analyse(target, root, options, conn, stop) -> None:
+    """The real worker after starting a process of its own, as `contractor.parallel` does for
+    large explorations (a daemonic worker may not: the analysis would fail)."""
+    import multiprocessing
+
+    from contractor.view.worker import analyse
+
+    child = multiprocessing.get_context("fork").Process(target=_child, daemon=True)
+    child.start()
+    child.join()
+    analyse(target, root, options, conn, stop)

@@ -117,6 +117,7 @@ class Session:
         self.current: Run | None = None
         self._mp = multiprocessing.get_context("spawn")
         self._watcher = SourceWatcher(self._source_changed) if watch else None
+        self._processes: list[Any] = []  # every worker started, ended by `close` if still alive
         self._discovered: dict = {}  # file -> its classes, while unchanged (see `discover`)
         self._discovery_lock = threading.Lock()
 
@@ -138,7 +139,10 @@ class Session:
             root = str(Path.cwd())  # targets are read as `contractor infer` reads them
             run.process = self._mp.Process(
                 target=self.worker, args=(target, root, self.options, child, run.stop_event),
-                name=f"contractor-view-run-{run.id}", daemon=True)
+                # not daemonic: the exploration may start worker processes of its own
+                # (contractor.parallel), which a daemonic process may not; `close` ends them
+                name=f"contractor-view-run-{run.id}", daemon=False)
+            self._processes.append(run.process)
             run.process.start()
             child.close()
             threading.Thread(target=self._pump, args=(run, parent), daemon=True,
@@ -155,11 +159,11 @@ class Session:
         if self._watcher is not None:
             self._watcher.close()
         with self._lock:
-            run = self.current
-        if run is not None and run.process is not None and run.process.is_alive():
-            run.stop_event.set()
-            run.process.terminate()
-            run.process.join(timeout=2)
+            processes = list(self._processes)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=2)
 
     def _stop_run(self, run: Run) -> None:
         if run.status is not RunStatus.RUNNING:
