@@ -105,8 +105,10 @@ def comparable(ts: Typestate) -> tuple:
 
 def both(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Typestate]:
     model = load_model(f"{path}:{target}", InferOptions(backend="z3"))
-    reference = Z3Backend(model, unroll=unroll, reuse=False)
-    backend = Z3Backend(model, unroll=unroll, reuse=True)
+    # a generous per-query limit: on a loaded machine a query of one run timing out (a may-
+    # answer) and its twin of the other not would be a difference of load, not of reuse
+    reference = Z3Backend(model, unroll=unroll, timeout=120, reuse=False)
+    backend = Z3Backend(model, unroll=unroll, timeout=120, reuse=True)
     # one translation for both: quantifier elimination has a time limit, and a loaded
     # machine could make it succeed for one backend and not the other
     backend.sem = reference.sem

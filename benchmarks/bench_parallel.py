@@ -1,0 +1,82 @@
+"""Parallel exploration against one process (contractor.parallel), on two families:
+
+- budget N: N counters in 0..2 whose sum is bounded by one invariant, so no part of a
+  query is shared between states and every (state, method) pair is real solver work;
+- flags N: N independent flags, where reuse makes every pair a cache hit (the workers
+  should then not start at all: --jobs 0 must cost nothing).
+
+Each run is `infer` in this process with --jobs 1 and then --jobs 2 (the default, one
+per CPU, on this 2-core machine); the ratio is taken per pair of runs. Medians of --runs.
+
+    python benchmarks/bench_parallel.py [--runs 3] [--budget 5] [--flags 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from flags import flags_source  # noqa: E402
+
+
+def budget_source(n: int) -> str:
+    total = " + ".join(f"self.x{i}" for i in range(n))
+    bound = 2 * n - 2
+    lines = ["class Budget:", '    """', "    inv: " + " and ".join(f"0 <= self.x{i} <= 2" for i in range(n)),
+             f"    inv: {total} <= {bound}", '    """', "", "    def __init__(self) -> None:"]
+    lines += [f"        self.x{i} = 0" for i in range(n)]
+    for i in range(n):
+        lines += ["", f"    def inc_{i}(self) -> None:", f'        """pre: self.x{i} < 2 and {total} < {bound}"""',
+                  f"        self.x{i} += 1", "", f"    def dec_{i}(self) -> None:",
+                  f'        """pre: self.x{i} > 0"""', f"        self.x{i} -= 1"]
+    return "\n".join(lines) + "\n"
+
+
+def run(target: str, jobs: int):
+    from contractor.api import InferOptions, infer
+
+    start = time.perf_counter()
+    ts = infer(target, InferOptions(backend="z3", jobs=jobs))
+    return time.perf_counter() - start, ts
+
+
+def compare(label: str, target: str, runs: int) -> None:
+    pairs, last = [], None
+    for _ in range(runs):
+        one, ts1 = run(target, 1)
+        two, ts2 = run(target, 2)
+        assert [(t.source, t.method, t.target, t.certainty) for t in ts1.transitions] == \
+            [(t.source, t.method, t.target, t.certainty) for t in ts2.transitions]
+        pairs.append((one, two))
+        last = ts1
+    print(f"{label}: {last.stats.states} states, {last.stats.transitions} transitions; "
+          f"--jobs 1 median {statistics.median(p[0] for p in pairs):.2f} s, "
+          f"--jobs 2 median {statistics.median(p[1] for p in pairs):.2f} s, "
+          f"speed-up (median of per-run ratios) {statistics.median(p[0] / p[1] for p in pairs):.2f}x, "
+          f"{runs} runs", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=5)
+    parser.add_argument("--flags", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        budget = Path(d) / "budget.py"
+        budget.write_text(budget_source(args.budget))
+        compare(f"budget N={args.budget}", f"{budget}:Budget", args.runs)
+        flags = Path(d) / "flags.py"
+        flags.write_text(flags_source(args.flags))
+        compare(f"flags N={args.flags}", f"{flags}:Flags{args.flags}", args.runs)
+
+
+if __name__ == "__main__":
+    main()
