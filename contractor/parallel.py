@@ -3,7 +3,7 @@ answered by worker processes, with the same result as one process.
 
 `ParallelBackend` wraps a backend. When the exploration reaches a state whose pairs are
 not answered yet, it hands over every state then queued (`prefetch`); if they make at
-least `min_pairs` pairs and the pairs answered so far took `min_pair_seconds` each on
+least `min_pairs` pairs and the last pairs answered here took `min_pair_seconds` each on
 average, worker processes answer them, else the wrapped backend does, as before. The explorer still takes the answers one pair at a time in its own order, so
 state numbering, transitions and their order are the sequential run's.
 
@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections import deque
 from typing import Any
 
 from contractor.backend import Backend, Enabled, Target
 
 MIN_PAIRS = 512  # fewer pending pairs than this: not worth a round trip to the workers
-# Pairs answered faster than this (on average, so far) are not worth shipping to a worker:
-# sending an answer back costs about as much as a cached answer (the flags family).
+# Pairs answered faster than this (on average, over the last RECENT) are not worth shipping
+# to a worker: sending an answer back costs about as much as a cached answer (the flags
+# family, whose first pairs do all the solving and the rest reuse it).
 MIN_PAIR_SECONDS = 0.002
+RECENT = 256
 
 
 def _z3_of(backend: Backend):
@@ -66,8 +69,7 @@ class ParallelBackend:
                  min_pair_seconds: float = MIN_PAIR_SECONDS):
         self.inner = inner
         self.min_pair_seconds = min_pair_seconds
-        self._local_pairs = 0
-        self._local_seconds = 0.0
+        self._recent: deque[float] = deque(maxlen=RECENT)  # seconds of the last pairs answered here
         self.name = inner.name
         self.jobs = jobs
         self.min_pairs = min_pairs
@@ -114,8 +116,8 @@ class ParallelBackend:
         pairs = sum(len(s) for s in pending)
         if pairs < self.min_pairs or not self._can_fork():
             return
-        if self._workers is None and self._local_seconds < self.min_pair_seconds * self._local_pairs:
-            return  # pairs are cheap here: shipping them costs more than answering them
+        if self._workers is None and sum(self._recent) < self.min_pair_seconds * len(self._recent):
+            return  # pairs are cheap now: shipping them costs more than answering them
         if self._workers is None:
             self._start()
         self._asked.update(pending)
@@ -157,8 +159,7 @@ class ParallelBackend:
             return answer
         started = time.perf_counter()
         answer = self.inner.targets(source, method)
-        self._local_seconds += time.perf_counter() - started
-        self._local_pairs += 1
+        self._recent.append(time.perf_counter() - started)
         return answer
 
     def initial_targets(self, constructor: str) -> list[Target]:
