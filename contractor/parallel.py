@@ -3,8 +3,8 @@ answered by worker processes, with the same result as one process.
 
 `ParallelBackend` wraps a backend. When the exploration reaches a state whose pairs are
 not answered yet, it hands over every state then queued (`prefetch`); if they make at
-least `min_pairs` pairs and the last pairs answered here took `min_pair_seconds` each on
-average, worker processes answer them, else the wrapped backend does, as before. The explorer still takes the answers one pair at a time in its own order, so
+least `min_pairs` pairs and the last pairs answered here took `min_pair_seconds` or more
+(median), worker processes answer them, else the wrapped backend does, as before. The explorer still takes the answers one pair at a time in its own order, so
 state numbering, transitions and their order are the sequential run's.
 
 Each worker owns a fixed share of the methods and answers its pairs in BFS order, so a
@@ -21,6 +21,7 @@ run may ask a few more queries than a sequential one.
 from __future__ import annotations
 
 import multiprocessing
+import statistics
 import time
 from collections import deque
 from typing import Any
@@ -28,9 +29,9 @@ from typing import Any
 from contractor.backend import Backend, Enabled, Target
 
 MIN_PAIRS = 512  # fewer pending pairs than this: not worth a round trip to the workers
-# Pairs answered faster than this (on average, over the last RECENT) are not worth shipping
-# to a worker: sending an answer back costs about as much as a cached answer (the flags
-# family, whose first pairs do all the solving and the rest reuse it).
+# Pairs answered faster than this (the median of the last RECENT) are not worth shipping to
+# a worker: sending an answer back costs about as much as a cached answer (the flags
+# family, whose first pairs do all the solving and the rest reuse it: hence the median).
 MIN_PAIR_SECONDS = 0.002
 RECENT = 256
 
@@ -116,7 +117,7 @@ class ParallelBackend:
         pairs = sum(len(s) for s in pending)
         if pairs < self.min_pairs or not self._can_fork():
             return
-        if self._workers is None and sum(self._recent) < self.min_pair_seconds * len(self._recent):
+        if self._workers is None and self._recent and statistics.median(self._recent) < self.min_pair_seconds:
             return  # pairs are cheap now: shipping them costs more than answering them
         if self._workers is None:
             self._start()

@@ -139,3 +139,18 @@ def test_cli_jobs_option(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]
     bad = CliRunner().invoke(main, ["infer", f"{path}:Budget", "--jobs", "-1"])
     assert bad.exit_code == 2
+
+
+def test_cheap_pairs_never_start_workers(tmp_path: Path) -> None:
+    """Flags N=8: 2,048 pairs, nearly all answered from the reuse cache: shipping them to
+    workers would cost more than answering them, so none starts."""
+    path = tmp_path / "flags8.py"
+    path.write_text(flags_source(8))
+    model = load_model(f"{path}:Flags8", InferOptions(backend="z3"))
+    backend = ParallelBackend(make_backend(model, InferOptions(backend="z3")), jobs=2)
+    try:
+        ts = explore(model, backend)
+    finally:
+        backend.close()
+    assert ts.stats.transitions == 8 * 2 ** 8
+    assert backend.parallel_pairs == 0 and backend._workers is None
