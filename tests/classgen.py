@@ -187,7 +187,8 @@ def classes(draw) -> Generated:
     helper = draw(st.booleans())
     helper_lines = ["", "    def _h(self) -> None:"] + _indent(g.body(fields_scope), 2) if helper else []
     param_domains: dict[str, dict[str, list[Any]]] = {}
-    methods: list[tuple[str, str, str, list[str], list[str]]] = []  # name, signature, call, lines, range
+    # name, signature, call, lines, range, whether the precondition is leading asserts
+    methods: list[tuple[str, str, str, list[str], list[str], bool]] = []
     for index in range(draw(st.integers(2, 4))):
         name = f"m{index}"
         scope = _Scope(list(fields_scope.bools), list(fields_scope.ints), bool_fields, int_fields, helper)
@@ -205,12 +206,13 @@ def classes(draw) -> Generated:
         if draw(st.sampled_from((True, True, True, False))):
             pres.append(g.bool_expr(scope, draw(st.sampled_from((0, 0, 1, 2)))))
         lines = ["", f"    def {name}(self{signature}) -> None:"]
-        if pres and draw(st.booleans()):
+        asserts = bool(pres) and draw(st.booleans())
+        if asserts:
             lines += _indent([f"assert {p}" for p in pres], 2)
         elif pres:
             lines += ['        """', *(f"        pre: {p}" for p in pres), '        """']
         lines += _indent(g.body(scope), 2)
-        methods.append((name, signature, call, lines, pres[:1] if kind == "int" else []))
+        methods.append((name, signature, call, lines, pres[:1] if kind == "int" else [], asserts))
     if not draw(st.sampled_from((False, False, True))):  # one class
         lines = ["class C:", '    """', *(f"    inv: {i}" for i in invariants), '    """', "", *init_lines,
                  *helper_lines, *(line for m in methods for line in m[3])]
@@ -227,13 +229,17 @@ def classes(draw) -> Generated:
         derived += ["", "    def __init__(self) -> None:", "        super().__init__()"]
     derived += [line for m in methods[split:] for line in m[3]]
     if split and draw(st.booleans()):
-        name, signature, call, _, ranges = methods[draw(st.integers(0, split - 1))]
+        name, signature, call, _, ranges, asserts = methods[draw(st.integers(0, split - 1))]
         scope = _Scope(list(fields_scope.bools), list(fields_scope.ints), bool_fields, int_fields, helper)
         own = draw(st.booleans())  # PEP 316: an own precondition replaces the inherited one
         derived += ["", f"    def {name}(self{signature}) -> None:"]
         if own:
             own_pres = ranges + [g.bool_expr(scope, 1)]  # the parameter keeps its bounded domain
             derived += ['        """', *(f"        pre: {p}" for p in own_pres), '        """']
+        elif asserts:
+            # leading asserts are not inherited: without its own, the override would accept
+            # arguments outside the brute force's finite domain (and rightly may raise there)
+            derived += _indent([f"assert {r}" for r in ranges], 2)
         derived += [f"        super().{name}({call})"] + _indent(g.simple(scope), 2)
     lines = base + ["", ""] + derived
     return Generated("\n".join(lines) + "\n", domains, param_domains, exact=not g.past_bound)
