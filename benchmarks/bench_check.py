@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from contractor import api
-from contractor.check import check, load_protocols
-from contractor.diagnostics import OutputFormat, render
+from contractor import api  # noqa: E402 (after the sys.path insertion above)
+from contractor.check import check, load_protocols  # noqa: E402
+from contractor.diagnostics import OutputFormat, render  # noqa: E402
 
 FUNCTIONS = [
     '''def shut_{i}(door: Door) -> None:
@@ -167,7 +167,8 @@ def main() -> None:
     print(f"CPU time    : parse {pc:.3f} s, check {cc:.3f} s ({lines / cc:,.0f} lines/s), {cc / pc:.2f}x parse")
     print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     print(f"medians of {args.runs} runs; target check < 1 s and <= 4x parse: wall clock "
-          f"{'met' if c < 1.0 and c <= 4 * p else 'NOT met'}, CPU time {'met' if cc < 1.0 and cc <= 4 * pc else 'NOT met'}")
+          f"{'met' if c < 1.0 and c <= 4 * p else 'NOT met'}, "
+          f"CPU time {'met' if cc < 1.0 and cc <= 4 * pc else 'NOT met'}")
 
 
 if __name__ == "__main__":

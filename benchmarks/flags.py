@@ -11,6 +11,8 @@ def flags_source(n: int) -> str:
     lines = [f"class Flags{n}:", f'    """{n} independent flags."""', "", "    def __init__(self) -> None:"]
     lines += [f"        self.f{i} = False" for i in range(n)]
     for i in range(n):
-        lines += ["", f"    def set_{i}(self) -> None:", f'        """pre: not self.f{i}"""', f"        self.f{i} = True"]
-        lines += ["", f"    def clear_{i}(self) -> None:", f'        """pre: self.f{i}"""', f"        self.f{i} = False"]
+        lines += ["", f"    def set_{i}(self) -> None:", f'        """pre: not self.f{i}"""',
+                  f"        self.f{i} = True"]
+        lines += ["", f"    def clear_{i}(self) -> None:", f'        """pre: self.f{i}"""',
+                  f"        self.f{i} = False"]
     return "\n".join(lines) + "\n"

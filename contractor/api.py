@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from contractor.backend import Backend, ProgressCallback
 from contractor.events import EventCallback
@@ -24,7 +25,7 @@ class InferOptions:
     unroll: int = 8  # loop iterations the z3 backend unrolls before answering unknown
     timeout: float = 10.0  # seconds per solver query
     max_states: int | None = None
-    crosshair_options: dict = field(default_factory=dict)
+    crosshair_options: dict[str, Any] = field(default_factory=dict)
     # which preconditions decide enabledness; None: declared if the class declares any
     # contract, else implicit (raise guards)
     preconditions: PreconditionMode | None = None
@@ -94,16 +95,17 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
         backend = make_backend(model, replace(options, run_deadline=guard.deadline))
         jobs = options.jobs or os.cpu_count() or 1
         explored = backend
+        parallel = None
         if jobs != 1:
             from contractor.parallel import ParallelBackend
 
-            explored = ParallelBackend(backend, jobs)
+            explored = parallel = ParallelBackend(backend, jobs)
         try:
             return explore(model, explored, on_progress=on_progress, max_states=options.max_states,
                            stop=guard.stop, on_event=on_event)
         finally:
-            if explored is not backend:
-                explored.close()
+            if parallel is not None:
+                parallel.close()
             close = getattr(backend, "close", None)  # optional: backends holding a worker process
             if close is not None:
                 close()

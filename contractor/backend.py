@@ -7,8 +7,9 @@ one. Abstract states are frozensets of enabled action names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from contractor.typestate import Certainty, Finding, StateInvariant, Unknown
 

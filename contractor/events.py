@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Union
 
 from contractor.typestate import Initialization, Transition
 
@@ -37,7 +36,7 @@ class TransitionFound:
     transition: Transition
 
 
-ExploreEvent = Union[StateFound, InitializationFound, TransitionFound]
+ExploreEvent = StateFound | InitializationFound | TransitionFound
 EventCallback = Callable[[ExploreEvent], None]
 
 __all__ = ["EventCallback", "ExploreEvent", "InitializationFound", "StateFound", "TransitionFound"]

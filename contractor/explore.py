@@ -68,7 +68,8 @@ class ExplorationInterrupted(KeyboardInterrupt):
 
 def _stuck_finding(state: State, transitions: list[Transition], inits: list[Initialization]) -> Finding:
     """no_enabled_method, saying so when the state is reached only through may-transitions."""
-    arrivals = [t.certainty for t in (*transitions, *inits) if t.target == state.id]
+    movers: list[Transition | Initialization] = [*transitions, *inits]
+    arrivals = [t.certainty for t in movers if t.target == state.id]
     if arrivals and all(c == "may" for c in arrivals):
         return Finding(FindingKind.NO_ENABLED_METHOD,
                        f"state {state.id} enables no method, but it is reached only through "
@@ -147,7 +148,8 @@ def explore(
     except _OutOfBudget:
         complete = False
         extra_findings.append(Finding(
-            FindingKind.INCOMPLETE, "the time budget (--budget) was used up; exploration stopped, the typestate is partial"))
+            FindingKind.INCOMPLETE,
+            "the time budget (--budget) was used up; exploration stopped, the typestate is partial"))
     except (KeyboardInterrupt, Interrupted) as exc:
         complete = False
         interrupted = isinstance(exc, KeyboardInterrupt)

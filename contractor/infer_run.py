@@ -7,13 +7,11 @@ an error in one class is reported and the others still run (the run then exits 2
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import signal
 import threading
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import click
 
@@ -71,7 +69,7 @@ def infer_one(resolved: ResolvedTarget, settings: Settings,
     return model, name_states(ts) if settings.state_names else ts, interrupted
 
 
-def _exit_interrupted(signum, frame) -> None:
+def _exit_interrupted(signum: int, frame: object) -> None:
     raise SystemExit(130)  # the writer removes its temporary files on the way out
 
 

@@ -36,7 +36,7 @@ class TypeRef:
     """
 
     kind: str
-    args: tuple["TypeRef", ...] = ()
+    args: tuple[TypeRef, ...] = ()
     name: str | None = None
     members: tuple[str, ...] = ()
 
@@ -57,13 +57,16 @@ STR = TypeRef("str")
 NONE = TypeRef("none")
 
 
+ClauseKind = Literal["pre", "post", "inv"]
+
+
 @dataclass(frozen=True)
 class Condition:
     """One contract clause, normalised (see the module docstring)."""
 
     expr: ast.expr
     text: str  # as the user wrote it (for messages and readable output)
-    kind: Literal["pre", "post", "inv"]
+    kind: ClauseKind
     dialect: Dialect
     location: Location
     description: str | None = None  # icontract/deal `description=` or message
@@ -113,7 +116,7 @@ class Opaque(ast.stmt):
 
     _fields = ("reason", "rest")
     reason: str
-    rest: list  # the statements it stands for, when they are known (their writes count); [] if not
+    rest: list[ast.stmt]  # the statements it stands for, when they are known (their writes count); [] if not
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ answered by worker processes, with the same result as one process.
 `ParallelBackend` wraps a backend. When the exploration reaches a state whose pairs are
 not answered yet, it hands over every state then queued (`prefetch`); if they make at
 least `min_pairs` pairs and the last pairs answered here took `min_pair_seconds` or more
-(median), worker processes answer them, else the wrapped backend does, as before. The explorer still takes the answers one pair at a time in its own order, so
+(median), worker processes answer them, else the wrapped backend does, as before. The
+explorer still takes the answers one pair at a time in its own order, so
 state numbering, transitions and their order are the sequential run's.
 
 Each worker owns a fixed share of the methods and answers its pairs in BFS order, so a
@@ -122,6 +123,7 @@ class ParallelBackend:
         if self._workers is None:
             self._start()
         self._asked.update(pending)
+        assert self._workers is not None  # started above
         by_worker: dict[int, dict[str, list[Enabled]]] = {}
         for s in pending:
             for m in sorted(s):

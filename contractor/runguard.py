@@ -132,7 +132,7 @@ def guarded(budget: float | None = None) -> Iterator[Guard]:
                 pass
         watchdog.join()
         z3.set_param("ctrl_c", True)
-        if wake_r is not None:
+        if wake_r is not None and wake_w is not None:  # set together
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGINT, previous_handler)
             os.close(wake_r)

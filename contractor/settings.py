@@ -144,8 +144,9 @@ def _convert(key: str, value: Any, where: Location) -> Any:
                              where, "pyproject.toml")
         return tuple(value)
     if key in ("out", "cache_dir"):
-        return Path(value)
+        return Path(str(value))
     if key in ("budget", "timeout"):
+        assert isinstance(value, (int, float))
         return float(value)
     return value
 

@@ -177,12 +177,12 @@ def resolve(target: str, root: Path) -> ResolvedTarget:
             return _in_file(path if path.is_absolute() else root / path, class_name)
         if not _DOTTED.match(where):
             raise TargetNotFound(f"{target!r}: {where!r} is neither a .py file nor a module name")
-        path = find_module(where, root)
-        if path is None:
+        found = find_module(where, root)
+        if found is None:
             raise TargetNotFound(
                 f"module {where!r} not found under {display(root)} or on sys.path (it is never imported; "
                 f"name its file instead: path/to/{where.split('.')[-1]}.py:{class_name})")
-        return _in_file(path, class_name)
+        return _in_file(found, class_name)
     if target.endswith(".py"):
         path = Path(target) if Path(target).is_absolute() else root / target
         _, module = parse_file(path, display(path))

@@ -7,6 +7,7 @@ This is the one place that defines `typestate.json`: `Typestate.to_dict` writes 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -135,7 +136,7 @@ class Stats:
     exploration_queries: int = 0  # those asked by the exploration itself (the rest: findings, readable invariants)
 
 
-def _shallow(item) -> dict[str, Any]:
+def _shallow(item: Any) -> dict[str, Any]:
     """A dataclass's fields as a dict, its values shared (asdict deep-copies every witness,
     which took seconds on typestates of ten thousand transitions)."""
     return {name: getattr(item, name) for name in item.__dataclass_fields__}
@@ -192,7 +193,7 @@ class Typestate:
                 return s
         raise KeyError(state_id)
 
-    def state_by_enabled(self, enabled) -> State | None:
+    def state_by_enabled(self, enabled: Iterable[str]) -> State | None:
         key = tuple(sorted(enabled))
         return next((s for s in self.states if s.enabled == key), None)
 
@@ -224,7 +225,7 @@ class Typestate:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Typestate":
+    def from_dict(cls, data: dict[str, Any]) -> Typestate:
         return cls(
             class_name=data["class"],
             source=data["source"],

@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 import itertools
 from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from runtime_contracts import ClassContracts, read_contracts
 

@@ -13,9 +13,10 @@ import inspect
 import itertools
 import re
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 Predicate = Callable[..., bool]
 _LINE = re.compile(r"^\s*(pre|inv)\s*:\s*(.+?)\s*$")

@@ -592,7 +592,8 @@ class C:
     def front(self) -> None:
         """pre: 1 in self.items"""
         self.items.pop(0)
-''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]]}, {"push": {"v": [0, 1]}}, exact=False, findings=(("may_raise", "third"),)),
+''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]]}, {"push": {"v": [0, 1]}}, exact=False,
+         findings=(("may_raise", "third"),)),
     Case("bool_as_int", '''
 class C:
     """

@@ -10,11 +10,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from bruteforce import brute_force_typestate
-from contractor.api import InferOptions, infer
 from runtime_contracts import load_class
 from typestate_check import check, tool_transitions
+
+from contractor.api import InferOptions, infer
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP = frozenset({"tick", "tick_all"})

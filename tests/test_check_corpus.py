@@ -73,7 +73,8 @@ for name in json.loads(sys.argv[3]):
             if leaked:
                 leaks.append(list(leaked))
         out[f"{name}.{fname}"] = {"raised": sorted(set(raised)), "leaked": bool(leaks),
-                                  "lines": [f.__code__.co_firstlineno, max(l for _, _, l in f.__code__.co_lines() if l)]}
+                                  "lines": [f.__code__.co_firstlineno,
+                                            max(l for _, _, l in f.__code__.co_lines() if l)]}
 print(json.dumps(out))
 '''
 

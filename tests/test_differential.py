@@ -13,13 +13,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
-
 from bruteforce import brute_force_typestate
 from classgen import UNROLL, Generated, classes
-from contractor.api import InferOptions, infer
+from hypothesis import HealthCheck, Phase, example, given, settings
 from runtime_contracts import load_class
 from typestate_check import check
+
+from contractor.api import InferOptions, infer
 
 DOOR = Generated(textwrap.dedent('''\
     class C:

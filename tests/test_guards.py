@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from bruteforce import brute_force_typestate
+from click.testing import CliRunner
+from runtime_contracts import load_class
+from typestate_check import check
+
 from contractor.api import InferOptions, infer
 from contractor.cli import main
 from contractor.model import PreconditionMode
-from runtime_contracts import load_class
-from typestate_check import check
 
 ROOT = Path(__file__).resolve().parent.parent
 GUARDS = ROOT / "samples" / "guards.py"

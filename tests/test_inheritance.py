@@ -10,13 +10,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 from bruteforce import brute_force_typestate
-from contractor.api import InferOptions, infer
-from contractor.cli import main
+from click.testing import CliRunner
 from runtime_contracts import load_class
 from typestate_check import check, tool_transitions
+
+from contractor.api import InferOptions, infer
+from contractor.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

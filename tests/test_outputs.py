@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from contractor.errors import ContractorError
+from contractor.outputs import html as html_module
+from contractor.outputs import render as render_module
 from contractor.outputs import (
     render_png,
     render_svg,
@@ -27,8 +29,6 @@ from contractor.outputs import (
     to_text,
     write_artifacts,
 )
-from contractor.outputs import html as html_module
-from contractor.outputs import render as render_module
 from contractor.outputs.dot import quote
 from contractor.outputs.tooltips import witness_text
 from contractor.typestate import (

@@ -17,14 +17,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from runtime_contracts import load_class
+from test_samples import EXPECTED
+from typestate_check import witness_problems
 
 from contractor.api import InferOptions, infer, load_model, make_backend
 from contractor.explore import explore
 from contractor.parallel import ParallelBackend
 from contractor.typestate import Typestate
-from runtime_contracts import load_class
-from test_samples import EXPECTED
-from typestate_check import witness_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -13,10 +13,10 @@ import textwrap
 from pathlib import Path
 
 from click.testing import CliRunner
+from typestate_check import tool_transitions
 
 from contractor.api import InferOptions, infer
 from contractor.cli import main
-from typestate_check import tool_transitions
 
 CONN = textwrap.dedent('''\
     import asyncio

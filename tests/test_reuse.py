@@ -16,9 +16,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from classgen import UNROLL, Generated, classes
 from hypothesis import HealthCheck, Phase, example, given, settings
 
-from classgen import UNROLL, Generated, classes
 from contractor.api import InferOptions, load_model
 from contractor.explore import explore
 from contractor.typestate import Typestate

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
 from bruteforce import brute_force_typestate, show, show_triple
-from contractor.cli import main
-from contractor.typestate import Typestate
+from click.testing import CliRunner
 from runtime_contracts import load_class
 from typestate_check import witness_problems
+
+from contractor.cli import main
+from contractor.typestate import Typestate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

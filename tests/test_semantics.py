@@ -10,15 +10,15 @@ import textwrap
 from typing import Any
 
 import pytest
-
 from bruteforce import brute_force_typestate
-from contractor.api import InferOptions, infer
-from runtime_contracts import load_class
 from guard_cases import GUARD_CASES
+from runtime_contracts import load_class
 from semantic_cases import CASES, Case
-from contractor.model import PreconditionMode
 from semantic_inheritance_cases import INHERITANCE_CASES
 from typestate_check import check
+
+from contractor.api import InferOptions, infer
+from contractor.model import PreconditionMode
 
 
 def _resolve(domains: dict[str, list[Any]], cls: type) -> dict[str, list[Any]]:
@@ -35,7 +35,8 @@ def _resolve(domains: dict[str, list[Any]], cls: type) -> dict[str, list[Any]]:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else []) for c in CASES + GUARD_CASES + INHERITANCE_CASES])
+    pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else [])
+    for c in CASES + GUARD_CASES + INHERITANCE_CASES])
 def test_semantic_rule(case: Case, tmp_path) -> None:
     source = textwrap.dedent(case.source).lstrip()
     path = tmp_path / f"{case.name}.py"

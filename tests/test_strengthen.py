@@ -67,7 +67,8 @@ def hand_typestate(cls: str, states: dict, transitions: list, inits=("S1",)) -> 
     methods = sorted({m for enabled, _ in states.values() for m in enabled})
     return Typestate.from_dict({
         "class": cls, "source": "x.py", "methods": methods,
-        "states": [{"id": k, "enabled": sorted(e), "invariant": i, "initial": k in inits} for k, (e, i) in states.items()],
+        "states": [{"id": k, "enabled": sorted(e), "invariant": i, "initial": k in inits}
+                   for k, (e, i) in states.items()],
         "transitions": [{"source": a, "method": m, "target": b, "certainty": "must"} for a, m, b in transitions],
         "initializations": [{"constructor": "__init__", "target": s, "certainty": "must"} for s in inits]})
 
@@ -204,8 +205,8 @@ def run_sequence(data, model, ts, original, strengthened, dialect):
         args = arguments(data, model, original, method, o)
         if args is None:
             continue
-        got = (outcome(lambda: getattr(o, method)(**copy.deepcopy(args))),
-               outcome(lambda: getattr(s, method)(**copy.deepcopy(args))))
+        got = (outcome(lambda m=method, a=args: getattr(o, m)(**copy.deepcopy(a))),
+               outcome(lambda m=method, a=args: getattr(s, m)(**copy.deepcopy(a))))
         assert got[0] == got[1], f"{method}({args})"
         assert fields(o) == fields(s), f"after {method}({args})"
         if got[0][0] == "raised":
@@ -254,7 +255,8 @@ def test_crosshair_finds_no_violation_in_strengthened_samples(tmp_path):
     for target in SAMPLES:  # in parallel: each takes a few seconds of CPU
         model, ts, _ = sample(target)
         dialect = model.dialects[0] if model.dialects else "asserts"
-        runs[target] = crosshair(write(tmp_path, strengthen(model, ts), f"{model.name.lower()}_strengthened.py"), dialect)
+        written = write(tmp_path, strengthen(model, ts), f"{model.name.lower()}_strengthened.py")
+        runs[target] = crosshair(written, dialect)
     for target, run in runs.items():
         output = run.communicate(timeout=300)[0]
         assert run.returncode == 0 and "error" not in output, f"{target}: {output}"
@@ -277,7 +279,7 @@ def test_golden(name, dialect):
     golden = GOLDEN / f"{name}.{dialect}.py"
     if UPDATE:
         golden.write_text(text)
-    assert text == golden.read_text(), f"refresh with CONTRACTOR_UPDATE_GOLDEN=1 if the change is intended"
+    assert text == golden.read_text(), "refresh with CONTRACTOR_UPDATE_GOLDEN=1 if the change is intended"
     compile(text, str(golden), "exec")
 
 
@@ -347,7 +349,8 @@ def test_a_class_without_init_and_a_dataclass_get_their_state(tmp_path):
     plain = GATE.replace("    def __init__", "    level = 0\n\n    def __unused").replace("            return\n", "")
     _, module = gate(tmp_path, plain, inits=("S1",))
     assert module.Gate()._typestate is module.GateState.S1
-    data = plain.replace("class Gate:", "@dataclasses.dataclass\nclass Gate:").replace("    level = 0", "    level: int = 0")
+    data = plain.replace("class Gate:", "@dataclasses.dataclass\nclass Gate:")
+    data = data.replace("    level = 0", "    level: int = 0")
     _, module = gate(tmp_path, data)
     assert module.Gate(2)._typestate is module.GateState.S2 and module.Gate(2).level == 2
 

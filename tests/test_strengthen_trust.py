@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_strengthen import load_module, run_sequence
 
 from contractor import api
 from contractor.strengthen import strengthen
-from test_strengthen import load_module, run_sequence
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from view_helpers import BAD, ROOT, SAMPLES, flags_source, slow_analyse
 
 from contractor import api
 from contractor.view.server import running
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, flags_source, slow_analyse
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from contractor.view.discovery import Evidence, discover
 from view_helpers import SAMPLES
+
+from contractor.view.discovery import Evidence, discover
 
 
 def test_samples_are_listed_with_their_contract_kinds():

@@ -15,13 +15,25 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from view_helpers import (
+    BAD,
+    ROOT,
+    SAMPLES,
+    deaf_analyse,
+    forking_analyse,
+    get,
+    get_json,
+    post,
+    read_events,
+    slow_analyse,
+    wait_status,
+)
 
 from contractor import api
 from contractor.outputs import to_mermaid
 from contractor.typestate import Typestate
 from contractor.view.server import CSP, bind, running, strict_json
 from contractor.view.session import Session
-from view_helpers import BAD, ROOT, SAMPLES, deaf_analyse, forking_analyse, get, get_json, post, read_events, slow_analyse, wait_status
 
 Z3 = api.InferOptions(backend="z3")
 STATIC = ROOT / "contractor" / "view" / "static"

@@ -10,12 +10,14 @@ import enum
 import inspect
 import math
 import types
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from bruteforce import BruteTypestate, Enabled, ParamDomains, Runner, Triple, show, show_triple
-from contractor.typestate import Typestate
 from runtime_contracts import read_contracts
+
+from contractor.typestate import Typestate
 
 
 def enabled_of(ts: Typestate, state_id: str) -> Enabled:
@@ -133,7 +135,8 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
             continue
         where = f"witness of {t.source} --{t.method}--> {t.target} {t.witness}"
         fields = {n: _from_json(v, namespace, ts.fields.get(n)) for n, v in t.witness["fields"].items()}
-        hints = {p.name: p.annotation for p in inspect.signature(contracts.methods[t.method].function).parameters.values()}
+        signature = inspect.signature(contracts.methods[t.method].function)
+        hints = {p.name: p.annotation for p in signature.parameters.values()}
         args = {n: _from_json(v, namespace, _hint_name(hints.get(n)))
                 for n, v in (t.witness.get("args") or {}).items()}
         obj = runner.make(fields)

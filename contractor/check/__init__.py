@@ -82,7 +82,8 @@ def python_files(paths: Sequence[Path]) -> list[tuple[Path, tuple[str, ...], boo
     return out
 
 
-def check(paths: Sequence[Path], protocols: Sequence[Protocol], options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
+def check(paths: Sequence[Path], protocols: Sequence[Protocol],
+          options: CheckOptions = CheckOptions()) -> list[Diagnostic]:
     """Check every Python file under `paths` against `protocols`; the diagnostics, unsorted.
 
     A file named in `paths` that does not parse is an InputError; one found in a folder

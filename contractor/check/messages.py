@@ -83,7 +83,8 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
                        f"{advice(seq, f'no call sequence makes {helper.callee_name}() legal from there')}")
             notes = [Related(*_at(s), "called from here") for s in inner.via]
             notes.append(Related(*_at(inner.site), f"{inner.protocol.name}.{inner.method}() is not enabled here: "
-                                 f"'{inner.text}' may be in state {describe(inner.protocol, inner.states, inner.site.path)}"))
+                                 f"'{inner.text}' may be in state "
+                                 f"{describe(inner.protocol, inner.states, inner.site.path)}"))
             out.append(Diagnostic(*_at(helper.site), Severity.ERROR, message, Code.CALL.value, tuple(notes)))
         for leak in records.leaks.values():
             p = leak.protocol

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import ast
 import difflib
-from typing import Iterable
-
+from collections.abc import Iterable
 from pathlib import Path
 
 from contractor.contracts.bases import Unreadable
@@ -22,6 +21,7 @@ from contractor.contracts.methods import body_of, decorator_names, is_dataclass,
 from contractor.errors import InputError
 from contractor.model import DIALECTS, ClassModel, Method, PreconditionMode
 from contractor.target import ResolvedTarget
+
 
 def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: dict[str, Method],
             cls: ast.ClassDef, ctx: FileContext, static: set[str]) -> tuple[str, ...]:

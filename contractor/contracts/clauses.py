@@ -17,7 +17,7 @@ class Clauses:
     raises: list[str] = field(default_factory=list)
     found: bool = False  # the dialect is used here (even if it yields no clause, e.g. deal.pure)
 
-    def extend(self, other: "Clauses") -> None:
+    def extend(self, other: Clauses) -> None:
         self.pre += other.pre
         self.post += other.post
         self.inv += other.inv

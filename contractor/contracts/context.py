@@ -37,7 +37,7 @@ class FileContext:
     imports: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, path: str, source: str, module: ast.Module) -> "FileContext":
+    def of(cls, path: str, source: str, module: ast.Module) -> FileContext:
         return cls(path, source, module, _import_names(module))
 
     def loc(self, node: ast.AST) -> Location:

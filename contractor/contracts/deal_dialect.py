@@ -13,10 +13,9 @@ from __future__ import annotations
 import ast
 
 from contractor.contracts.clauses import Clauses
-from contractor.contracts.context import (FileContext, as_lambda, decorator_call, keyword, lambda_params,
-                                          string_value)
+from contractor.contracts.context import FileContext, as_lambda, decorator_call, keyword, lambda_params, string_value
 from contractor.contracts.normalize import RETURN, free_names, name_ref, replace_attributes, substitute
-from contractor.model import Condition
+from contractor.model import ClauseKind, Condition
 
 PREFIX = "deal."
 
@@ -56,7 +55,7 @@ def _positional(lam: ast.Lambda, params: list[str], ctx: FileContext, construct:
     return substitute(lam.body, {old: (lambda n, new=new: name_ref(new, n)) for old, new in mapping.items()})
 
 
-def _condition(expr: ast.expr, lam: ast.Lambda, kind: str, kws, ctx: FileContext) -> Condition:
+def _condition(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, kws, ctx: FileContext) -> Condition:
     return Condition(expr, ctx.text(lam.body), kind, "deal", ctx.loc(lam.body),
                      string_value(keyword(kws, "message")))
 

@@ -130,7 +130,7 @@ def _infer(name: str, uses, cls: ast.ClassDef, ctx: FileContext) -> Field:
     known = [(t, node) for t, _, node in uses if t is not None]
     first = uses[0][2]
     hint = f"add `{name}: {_example(uses)}` to the body of class {cls.name}"
-    for typ, value, node in uses:
+    for _typ, value, node in uses:
         if isinstance(value, ast.Constant) and value.value is None:
             raise ctx.error(f"field {name!r} is assigned None but has no annotation; {hint}", node,
                             f"self.{name} = None")

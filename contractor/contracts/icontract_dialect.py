@@ -13,10 +13,9 @@ import ast
 import copy
 
 from contractor.contracts.clauses import Clauses
-from contractor.contracts.context import (FileContext, as_lambda, decorator_call, keyword, lambda_params,
-                                          string_value)
+from contractor.contracts.context import FileContext, as_lambda, decorator_call, keyword, lambda_params, string_value
 from contractor.contracts.normalize import RETURN, free_names, name_ref, replace_attributes, substitute, to_old
-from contractor.model import Condition
+from contractor.model import ClauseKind, Condition
 
 PREFIX = "icontract."
 
@@ -115,7 +114,7 @@ def read_class(cls: ast.ClassDef, ctx: FileContext) -> Clauses:
     return found
 
 
-def _make(expr: ast.expr, lam: ast.Lambda, kind: str, args, kws, ctx: FileContext) -> Condition:
+def _make(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, args, kws, ctx: FileContext) -> Condition:
     if expr is lam.body:
         expr = copy.deepcopy(expr)  # the model never shares nodes with the module
     return Condition(expr, ctx.text(lam.body), kind, "icontract", ctx.loc(lam.body), _description(args, kws))

@@ -307,5 +307,5 @@ def _union(a: list[str], b: list[str]) -> list[str]:
     return a + [x for x in b if x not in a]
 
 
-__all__ = ["until_first_await", "Hierarchy", "Definition", "Effective", "precondition_list", "opaque_body", "functions_of",
-           "method_clauses"]
+__all__ = ["until_first_await", "Hierarchy", "Definition", "Effective", "precondition_list", "opaque_body",
+           "functions_of", "method_clauses"]

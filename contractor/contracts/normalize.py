@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Callable
+from collections.abc import Callable
 
 RETURN = "__return__"
 OLD = "__old__"

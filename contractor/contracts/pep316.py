@@ -16,7 +16,7 @@ from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, docstring_node
 from contractor.contracts.normalize import rewrite_implies, shift
 from contractor.errors import InputError, Location
-from contractor.model import Condition
+from contractor.model import ClauseKind, Condition
 
 # The next three patterns are CrossHair's (crosshair/condition_parser.py), unchanged.
 _HEADER_LINE = re.compile(
@@ -105,7 +105,7 @@ def _error(ctx: FileContext, line: int, text: str, message: str) -> InputError:
     return InputError(message, Location(ctx.path, line, 0), text.strip())
 
 
-def _condition(kind: str, line: int, col: int, text: str, ctx: FileContext) -> Condition:
+def _condition(kind: ClauseKind, line: int, col: int, text: str, ctx: FileContext) -> Condition:
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as exc:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from contractor.contracts.bases import ClassSource, Linearised, Unreadable
 

@@ -19,6 +19,7 @@ from contractor.model import ClassModel
 
 if TYPE_CHECKING:
     from contractor.crosshair_backend.sandbox import SandboxedCrosshair
+    from contractor.z3backend import Z3Backend
 
 KNOWN_OPTIONS = ("budget", "cache", "cache_dir")
 
@@ -46,7 +47,7 @@ def _crosshair(model: ClassModel, options, alone: bool) -> SandboxedCrosshair:
         verbose=getattr(options, "verbose", False))
 
 
-def _z3(model: ClassModel, options) -> Backend:
+def _z3(model: ClassModel, options) -> Z3Backend:
     from contractor.z3backend import Z3Backend
 
     return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)

@@ -10,10 +10,15 @@ only when some answer needs it, so a class z3 decides is never imported.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from contractor.backend import Backend, Enabled, Target
+from contractor.backend import Enabled, Target
 from contractor.typestate import Finding, StateInvariant, Unknown
+
+if TYPE_CHECKING:
+    from contractor.crosshair_backend.sandbox import SandboxedCrosshair
+    from contractor.z3backend import Z3Backend
 
 
 class AutoBackend:
@@ -21,15 +26,15 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self, z3: Backend, make_crosshair: Callable[[], Backend],
+    def __init__(self, z3: Z3Backend, make_crosshair: Callable[[], SandboxedCrosshair],
                  async_methods: frozenset[str] = frozenset()):
         self.z3 = z3
         self.async_methods = async_methods  # left to z3: their rest after the first await is opaque
         self._make_crosshair = make_crosshair
-        self._crosshair: Backend | None = None
+        self._crosshair: SandboxedCrosshair | None = None
         self._states: set[Enabled] = set()
 
-    def _crosshair_backend(self) -> Backend:
+    def _crosshair_backend(self) -> SandboxedCrosshair:
         if self._crosshair is None:
             self._crosshair = self._make_crosshair()
             self._crosshair.note_states(self._states)
@@ -41,7 +46,8 @@ class AutoBackend:
             self._crosshair.note_states(t.enabled for t in targets)
         return targets
 
-    def _refine(self, z3_targets: list[Target], ask: Callable[[Backend, frozenset[Enabled], bool], list[Target]]) -> list[Target]:
+    def _refine(self, z3_targets: list[Target],
+                ask: Callable[[SandboxedCrosshair, frozenset[Enabled], bool], list[Target]]) -> list[Target]:
         """z3's must-targets, and CrossHair's verdict on each of z3's may-targets."""
         decided = {t.enabled: t for t in z3_targets if t.certainty == "must"}
         undecided = {t.enabled for t in z3_targets if t.certainty == "may"}

@@ -188,7 +188,8 @@ class CrosshairBackend:
             return False
         if source is not None and rep.source is not None and not rep.source.may_be(source):
             return False
-        sure = (source is None or rep.source.enabled == source and not rep.source.unknown) \
+        sure = (source is None or (rep.source is not None and rep.source.enabled == source
+                                   and not rep.source.unknown)) \
             and not rep.target.unknown
         reason = None if sure else "an enabledness query on the witness object was not decided"
         added = False

@@ -5,8 +5,9 @@ class, giving the witness recorded with a must-transition."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from crosshair.auditwall import enabled_auditwall
 
@@ -55,6 +56,7 @@ def enabled_set(program: Program, obj: Any, search: Searcher, hints: dict[str, l
             continue
         outcome = search(precondition_goal(program, obj, q))
         if outcome.status == "found":
+            assert outcome.example is not None  # a found search carries its example
             enabled.add(q)
             found[q] = tuple(outcome.example[arg_key(p)] for p in program.params[q])
         elif outcome.status == "unknown":

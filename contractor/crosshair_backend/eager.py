@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from crosshair.libimpl.builtinslib import SymbolicBool
 from crosshair.util import NotDeterministic

@@ -10,18 +10,20 @@ This is the only module that touches CrossHair's internals.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
-from contractor.crosshair_backend.isolation import crosshair_settings  # before crosshair: see there
 from crosshair.auditwall import enabled_auditwall
 from crosshair.condition_parser import condition_parser
-from crosshair.core import ExceptionFilter, PathOutcome, deep_realize, explore_loop, gen_args
 from crosshair.copyext import CopyMode, deepcopyext
+from crosshair.core import ExceptionFilter, PathOutcome, deep_realize, explore_loop, gen_args
 from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
 from crosshair.statespace import CallAnalysis, RootNode, VerificationStatus
 from crosshair.tracers import ResumedTracing
 from crosshair.util import IgnoreAttempt
+
+from contractor.crosshair_backend.isolation import crosshair_settings  # before crosshair: see there
 
 Status = Literal["found", "none", "unknown"]
 

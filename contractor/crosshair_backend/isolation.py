@@ -10,7 +10,8 @@ and CrossHair's settings are applied only while a search or a replay runs.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 
 def _icontract_checkers() -> tuple[Any, dict[str, Any]] | None:

@@ -20,7 +20,7 @@ def python_type(ref: TypeRef, module: ModuleType, what: str, field: Field | None
         return _SCALARS[ref.kind]
     args = tuple(python_type(a, module, what, field) for a in ref.args)
     if ref.kind == "optional":
-        return Optional[args[0]]
+        return Optional[args[0]]  # noqa: UP045 (a typing object built at run time for CrossHair)
     if ref.kind in ("enum", "class"):
         found = getattr(module, ref.name or "", None)
         if not isinstance(found, type):

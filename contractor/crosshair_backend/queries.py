@@ -14,8 +14,9 @@ counts as a must-transition.
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from contractor.backend import Enabled
 from contractor.crosshair_backend.eager import holds

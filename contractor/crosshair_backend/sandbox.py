@@ -224,6 +224,8 @@ class SandboxedCrosshair:
         return targets
 
     def _store(self, query: list, targets: list[Target], findings: list[Finding]) -> None:
+        if self.cache is None:
+            return
         try:
             self.cache.put(query, {"targets": [asdict(t) | {"enabled": sorted(t.enabled)} for t in targets],
                                    "findings": [asdict(f) for f in findings]})

@@ -49,7 +49,8 @@ RULES: tuple[Rule, ...] = (
     Rule(FindingKind.CROSSHAIR_UNAVAILABLE.value,
          "The CrossHair worker could not answer (import failed, it died or ran out of time): "
          "z3's answers stand, as may where undecided."),
-    Rule(FindingKind.CACHE_DISABLED.value, "The CrossHair answer cache could not be written: the run went on without it."),
+    Rule(FindingKind.CACHE_DISABLED.value,
+         "The CrossHair answer cache could not be written: the run went on without it."),
 )
 
 

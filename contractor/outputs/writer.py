@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,7 +29,7 @@ ARTIFACTS = (
 
 
 @contextmanager
-def _timed(timings: dict[str, float] | None, what: str):
+def _timed(timings: dict[str, float] | None, what: str) -> Iterator[None]:
     start = time.perf_counter()
     try:
         yield
@@ -58,7 +59,7 @@ def render_artifacts(
         files["typestate.mmd"] = to_mermaid(ts).encode()
     with _timed(timings, "svg"):
         svg_bytes = draw_svg(ts, dot) if (svg or html) else None
-    if svg:
+    if svg and svg_bytes is not None:
         files["typestate.svg"] = svg_bytes
     if png:
         from contractor.outputs.render import render_png

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 import click
 
@@ -18,7 +19,7 @@ from contractor.cli_options import (
 )
 from contractor.discover import qualified_name
 from contractor.errors import InputError, Location
-from contractor.model import DIALECTS
+from contractor.model import DIALECTS, Dialect
 from contractor.state_names import name_states
 from contractor.strengthen import output_path, strengthen
 from contractor.target import resolve, utf8_coding
@@ -70,7 +71,7 @@ def may_transitions(typestate: Typestate) -> list[str]:
 @analysis_options
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success (no may-transition warning either).")
 @click.pass_context
-def strengthen_command(ctx: click.Context, target: str, from_: Path | None, out: Path | None,
+def strengthen_command(ctx: click.Context, /, target: str, from_: Path | None, out: Path | None,
                        dialect: str | None, quiet: bool, **analysis: object) -> None:
     """Write TARGET's module with the class enforcing its typestate at run time.
 
@@ -94,7 +95,8 @@ def strengthen_command(ctx: click.Context, target: str, from_: Path | None, out:
         typestate = read_typestate(from_) if from_ else api.infer_model(model, options)
         if settings.state_names and not from_:
             typestate = name_states(typestate)
-        text = strengthen(model, typestate, settings.dialect, origin=str(from_) if from_ else None)
+        dialect_chosen = cast("Dialect | None", settings.dialect)  # validated by click or settings
+        text = strengthen(model, typestate, dialect_chosen, origin=str(from_) if from_ else None)
         folder = settings.out
         path = output_path(model) if folder is None else folder / output_path(model).name
         try:

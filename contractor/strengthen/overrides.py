@@ -36,7 +36,10 @@ def override(method: Method, indent: str) -> Override:
     fn.body = [ast.parse(call).body[0]]
     lines = ast.unparse(fn).splitlines()
     text = "if True:\n" + "".join(f"{indent}{line}\n" for line in lines)
-    node = ast.parse(text).body[0].body[0]
+    wrapper = ast.parse(text).body[0]
+    assert isinstance(wrapper, ast.If)
+    node = wrapper.body[0]
+    assert isinstance(node, ast.FunctionDef)  # the method just unparsed
     return Override(text, node)
 
 

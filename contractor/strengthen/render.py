@@ -234,8 +234,8 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
     env = jinja_env().overlay(autoescape=False)
     env.filters["indent_lines"] = _indent_lines
     env.filters["pytuple"] = _pytuple
-    env.filters["member"] = lambda state: _member(n, state)
     n = _names(model, table)
+    env.filters["member"] = lambda state: _member(n, state)
     dialect_macros = env.get_template(f"strengthen/{dialect}.py.j2").make_module({"n": n})
     method_template = env.get_template("strengthen/method.py.j2")
     edits: list[src.Edit] = []
@@ -251,7 +251,7 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
             node, text_of = method.node, model.source
         view = _method_view(model, table, n, name, dialect, node)
         parts = src.method_parts(text_of, node, model.path)
-        doc_lines = str(dialect_macros.docstring(view)).splitlines()
+        doc_lines = str(dialect_macros.docstring(view)).splitlines()  # type: ignore[attr-defined]  # a macro
         docstring = src.add_docstring_lines(parts.docstring, doc_lines, parts.body_indent) if doc_lines \
             else parts.docstring or ""
         text = method_template.render(n=n, m=view, parts=parts, docstring=docstring, dialect=dialect,

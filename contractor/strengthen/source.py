@@ -107,12 +107,12 @@ def method_parts(source: str, node: ast.FunctionDef, path: str) -> MethodParts:
         body = _unparsed(stmts, body_indent)
     else:
         header = _segment(lines, node.lineno, header_line)
-        body = _segment(lines, (doc.end_lineno if doc else header_line) + 1, last)
+        body = _segment(lines, ((doc.end_lineno or doc.lineno) if doc else header_line) + 1, last)
     return MethodParts(
         first=first, last=last,
         decorators=_segment(lines, first, node.lineno - 1),
         header=header,
-        docstring=_segment(lines, doc.lineno, doc.end_lineno) if doc else None,
+        docstring=_segment(lines, doc.lineno, doc.end_lineno or doc.lineno) if doc else None,
         body=body if body.strip() else body_indent + "pass\n",
         indent=indent, body_indent=body_indent)
 

@@ -111,7 +111,8 @@ def build_table(typestate: Typestate, actions: tuple[str, ...] | None = None) ->
         enabled_in = tuple(s.id for s in typestate.states if m in s.enabled)
         methods[m] = MethodTable(
             m, enabled_in,
-            {src: tuple(sorted(ts, key=order.__getitem__)) for src, ts in sorted(nxt.items(), key=lambda kv: order[kv[0]])})
+            {src: tuple(sorted(ts, key=order.__getitem__))
+             for src, ts in sorted(nxt.items(), key=lambda kv: order[kv[0]])})
     inits: dict[str, set[str]] = {}
     for i in typestate.initializations:
         if i.target not in names:

@@ -14,9 +14,10 @@ import enum
 import multiprocessing
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from contractor import api
 from contractor.outputs.diagram import draw_svg
@@ -101,7 +102,7 @@ class Run:
 class Session:
     """Everything one `contractor view` server shows; created once per server."""
 
-    def __init__(self, root: Path, options: api.InferOptions = api.InferOptions(), *,
+    def __init__(self, root: Path, options: api.InferOptions | None = None, *,
                  render_interval: float = 0.3, watch: bool = True,
                  worker: Callable[..., None] = analyse, stop_grace: float = STOP_GRACE) -> None:
         """`worker` is the child's entry point (`worker.analyse`'s signature); tests pass a
@@ -109,7 +110,7 @@ class Session:
         self.root = root
         self.worker = worker
         self.stop_grace = stop_grace
-        self.options = options
+        self.options = options if options is not None else api.InferOptions()
         self.render_interval = render_interval
         self.log = EventLog()
         self._lock = threading.RLock()

@@ -23,8 +23,14 @@ from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
-from contractor.z3backend.readable import (MAX_ATOMS, Budget, OutOfTime, atoms, conjunction_of_literals,
-                                           prefer_equalities)
+from contractor.z3backend.readable import (
+    MAX_ATOMS,
+    Budget,
+    OutOfTime,
+    atoms,
+    conjunction_of_literals,
+    prefer_equalities,
+)
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site

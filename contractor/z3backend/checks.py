@@ -30,7 +30,8 @@ def method_findings(b) -> list[Finding]:
 
     inv_exact = "invariant" not in inexact_labels
     if inv_exact and solve(sem.invariant) is None:
-        out.append(Finding(FindingKind.UNSATISFIABLE_INVARIANT, "the class invariant is unsatisfiable: no object can exist"))
+        out.append(Finding(FindingKind.UNSATISFIABLE_INVARIANT,
+                           "the class invariant is unsatisfiable: no object can exist"))
         return out
 
     for name in model.constructors + model.actions:

@@ -333,7 +333,8 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
         self.frame, self.loops, self.guard = frame, [], entry
         self.state.depth += 1
         try:
-            if enforce_pre and method.preconditions and {c.dialect for c in method.preconditions} & {"icontract", "deal"}:
+            dialects = {c.dialect for c in method.preconditions}
+            if enforce_pre and method.preconditions and dialects & {"icontract", "deal"}:
                 # icontract and deal check preconditions at run time, on internal calls too
                 for c in method.preconditions:
                     if c.dialect in ("icontract", "deal"):

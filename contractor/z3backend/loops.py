@@ -10,9 +10,9 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeRef
+from contractor.z3backend import values as V
 from contractor.z3backend.iteration import items_of
 from contractor.z3backend.state import FALSE, Loop
-from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
 
 

@@ -16,11 +16,14 @@ the method); a part the solver cannot decide makes the caller ask the whole quer
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
 from contractor.backend import Enabled, Target
+from contractor.typestate import Certainty
 from contractor.z3backend.readable import conjunction_of_literals
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
 from contractor.z3backend.z3util import make_solver
@@ -98,7 +101,8 @@ class Reuse:
             if not answer:
                 return []
             per_group.append(answer)
-        certainty = "may" if reason else "must"
+        certainty: Certainty = "may" if reason else "must"
+        combos: Iterable[tuple[tuple[frozenset[str], dict[Any, Any]], ...]]
         if all(len(a) == 1 for a in per_group):  # one target (the common case): no product
             combos = [tuple(a[0] for a in per_group)]
         else:

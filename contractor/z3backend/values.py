@@ -10,8 +10,9 @@ caller instead of raising, so the executor can turn it into an exception path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import z3
 
