@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 from dataclasses import dataclass
+from typing import cast
 
 from contractor.model import Method
 from contractor.strengthen import source as src
@@ -36,10 +37,8 @@ def override(method: Method, indent: str) -> Override:
     fn.body = [ast.parse(call).body[0]]
     lines = ast.unparse(fn).splitlines()
     text = "if True:\n" + "".join(f"{indent}{line}\n" for line in lines)
-    wrapper = ast.parse(text).body[0]
-    assert isinstance(wrapper, ast.If)
-    node = wrapper.body[0]
-    assert isinstance(node, ast.FunctionDef)  # the method just unparsed
+    wrapper = cast(ast.If, ast.parse(text).body[0])
+    node = cast(ast.FunctionDef, wrapper.body[0])  # the method just unparsed (typed as its base)
     return Override(text, node)
 
 
