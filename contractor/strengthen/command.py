@@ -30,9 +30,10 @@ EXIT_ERROR = 2
 EPILOG = """\b
 Exit codes:
   0    the strengthened module was written
-  1    an internal error (a bug in contractor: please report the traceback)
   2    bad usage or input (a missing target, a contract or typestate.json that
-       cannot be read, an output that cannot be written); nothing is written
+       cannot be read, a state the generated class could not tell apart, an
+       output that cannot be written); nothing is written
+  70   an internal error (a bug in contractor: please report the traceback)
 """
 
 
