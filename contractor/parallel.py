@@ -13,7 +13,8 @@ method's queries happen in the same order as in one process; workers are forked 
 every method's translation and query split are built, so they start from the same z3
 terms. Only classes the z3 backend splits fully and decides exactly go parallel (every
 answer is then a must-answer from reuse.py, with no CrossHair and no untranslated
-construct); anything else, or a platform without fork, is explored in one process. A
+construct); anything else, a platform without fork, or a daemonic process (a pool's
+worker) is explored in one process. A
 pair a worker cannot decide (a part the solver answers unknown) is asked again here.
 Workers count their own queries; their shared-part caches are separate, so a parallel
 run may ask a few more queries than a sequential one.
@@ -92,6 +93,7 @@ class ParallelBackend:
             self._eligible = (
                 self.jobs > 1 and z3b is not None and z3b.reuse is not None
                 and "fork" in multiprocessing.get_all_start_methods()
+                and not multiprocessing.current_process().daemon  # a daemon may not have children
                 and all(z3b.reuse.split(m) is not None and z3b.inexact_reason(m) is None for m in actions))
         return self._eligible
 

@@ -154,3 +154,30 @@ def test_cheap_pairs_never_start_workers(tmp_path: Path) -> None:
         backend.close()
     assert ts.stats.transitions == 8 * 2 ** 8
     assert backend.parallel_pairs == 0 and backend._workers is None
+
+
+def _infer_in_daemon(path: str, queue) -> None:
+    from contractor.parallel import ParallelBackend as PB
+
+    model = load_model(f"{path}:Budget", InferOptions(backend="z3"))
+    backend = PB(make_backend(model, InferOptions(backend="z3")), jobs=2, min_pairs=0, min_pair_seconds=0)
+    try:
+        ts = explore(model, backend)
+    finally:
+        backend.close()
+    queue.put((ts.stats.transitions, backend.parallel_pairs))
+
+
+def test_a_daemonic_process_explores_alone(tmp_path: Path) -> None:
+    """A pool's worker (daemonic) may not start processes: it explores in one process."""
+    import multiprocessing
+
+    path = tmp_path / "budget.py"
+    path.write_text(BUDGET)
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=_infer_in_daemon, args=(str(path), queue), daemon=True)
+    process.start()
+    transitions, parallel_pairs = queue.get(timeout=120)
+    process.join(timeout=10)
+    assert transitions > 0 and parallel_pairs == 0
