@@ -59,6 +59,7 @@ class Z3Backend:
         self.reuse = Reuse(self) if reuse else None
         self._printer: PyPrinter | None = None
         self._readable_budget = Budget(READABLE_SECONDS)
+        self._too_big: bool | None = None  # the state patterns' atoms exceed MAX_ATOMS
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -103,9 +104,13 @@ class Z3Backend:
         printer = self._printer
         if self.sem.quantified:
             return None
-        try:
-            atoms(self.pattern(enabled), MAX_ATOMS)
-        except ValueError:  # too big to search for a short form, or to print from z3
+        if self._too_big is None:  # the same for every state: negating a bit keeps its atoms
+            try:
+                atoms(self.pattern(enabled), MAX_ATOMS)
+                self._too_big = False
+            except ValueError:  # too big to search for a short form, or to print from z3
+                self._too_big = True
+        if self._too_big:
             return None
         try:
             lits = self.reuse.state_literals(enabled) if self.reuse is not None else None
