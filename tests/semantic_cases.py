@@ -906,3 +906,70 @@ CASES += [
 ''', {"xs": [list(t) for n in range(4) for t in __import__("itertools").product([0, 1], repeat=n)]},
          {"drop": {"v": [0, 1, 2]}}),
 ]
+
+PAIRS = [dict(zip(ks, vs)) for n in range(3) for ks in __import__("itertools").combinations([0, 1, 2], n)
+         for vs in __import__("itertools").product([0, 1], repeat=n)]
+
+CASES += [
+    # a dict[int, int] field: literals, in, len, [], get, pop, del, setdefault, update, ==,
+    # KeyError paths, items() in a loop and `in` on values()
+    Case("dict_operations", '''class C:
+    """
+    inv: len(self.d) <= 2
+    """
+
+    def __init__(self) -> None:
+        self.d: dict[int, int] = {}
+
+    def put(self, k: int) -> None:
+        """pre: 0 <= k <= 2 and k not in self.d and len(self.d) < 2"""
+        self.d[k] = self.d.get(k, 1) - 1
+
+    def bump(self) -> None:
+        """pre: 0 in self.d.values()"""
+        for k, v in self.d.items():
+            if v == 0:
+                self.d[k] = 1
+
+    def take(self, k: int) -> None:
+        """pre: 0 <= k <= 2 and self.d.get(k) == 1"""
+        self.d.pop(k)
+        self.d.setdefault(2, 0)
+        del self.d[2]
+
+    def reset(self) -> None:
+        """pre: self.d != {} and self.d != {0: 0}"""
+        x = self.d[1]
+        self.d = {}
+        self.d.update({1: x})
+''', {"d": PAIRS}, {"put": {"k": [-1, 0, 1, 2, 3]}, "take": {"k": [-1, 0, 1, 2, 3]}},
+         exact=False, findings=(("may_raise", "reset"),), slow=True),
+    # a set[int] field: literals, add (no duplicates: len stays exact), discard, remove
+    # (KeyError), in, len, ==, and a loop over the set
+    Case("set_operations", '''class C:
+    """
+    inv: len(self.s) <= 2
+    """
+
+    def __init__(self) -> None:
+        self.s: set[int] = set()
+
+    def add(self, x: int) -> None:
+        """pre: x in {0, 1, 2} and len(self.s) < 2"""
+        self.s.add(x)
+        self.s.add(x)
+
+    def drop(self, x: int) -> None:
+        """pre: x in self.s and 0 <= x <= 2"""
+        self.s.remove(x)
+        self.s.discard(x)
+
+    def swap(self) -> None:
+        """pre: self.s == {0, 1}"""
+        total = 0
+        for x in self.s:
+            total += x
+        self.s = {total + 1}
+''', {"s": [set(c) for n in range(3) for c in __import__("itertools").combinations([0, 1, 2], n)]},
+         {"add": {"x": [-1, 0, 1, 2, 3]}, "drop": {"x": [-1, 0, 1, 2, 3]}}, exact=False),
+]

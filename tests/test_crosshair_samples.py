@@ -167,8 +167,10 @@ def pool_oracle(p):
 
 
 def pool_fields(fields):
-    if "sessions" in fields:  # JSON object keys are strings; the session ids are ints
+    if isinstance(fields.get("sessions"), dict):  # CrossHair: JSON object keys are strings
         fields["sessions"] = {int(k): v for k, v in fields["sessions"].items()}
+    elif "sessions" in fields:  # z3: a list of [key, value] pairs
+        fields["sessions"] = {k: v for k, v in fields["sessions"]}
     return fields
 
 
@@ -214,6 +216,14 @@ def test_auto_on_the_text_file_needs_no_crosshair(tmp_path):
     ts = infer(f"{SAMPLES}/textfile.py:TextFile", options)
     assert {t.backend for t in ts.transitions} == {"z3"}
     assert ts.stats.queries_by_backend.get("crosshair", 0) == 0
+
+
+def test_z3_alone_decides_the_connection_pool():
+    ts = infer(f"{SAMPLES}/pool.py:ConnectionPool", InferOptions(backend="z3"))
+    assert initial(ts) == {NONE_OPEN}
+    assert transitions(ts) == {t: "must" for t in POOL}
+    assert not ts.unknowns
+    assert replay_witnesses(ts, load_class("pool", "ConnectionPool"), pool_oracle, pool_fields) == len(POOL) + 1
 
 
 def test_z3_alone_decides_the_text_file():

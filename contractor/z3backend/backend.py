@@ -20,6 +20,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
 from contractor.state_invariants import precondition_invariant
 from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
+from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
@@ -204,9 +205,10 @@ class Z3Backend:
         solver.add(*parts)
         pre_bits = None
         if with_source:
-            solver.add(self.sem.invariant)
+            solver.add(self.sem.post_invariant)  # distinct set items: refined per model
+            enc.distinct = list(self.sem.distinct_seqs)
             pre_bits = enc.bits(self.sem.fields, "pre")
-        solver.add(self.sem.at(self.sem.invariant, after))
+        solver.add(self.sem.invariant_after(after) if after is not self.sem.fields else self.sem.invariant)
         return solver, enc, pre_bits, enc.bits(after, "post")
 
     @staticmethod
@@ -337,7 +339,8 @@ class Z3Backend:
         """Is some object (meeting the invariant) in this abstract state? Unknown counts as yes."""
         solver = make_solver(self.timeout_ms)
         enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
-        solver.add(self.sem.invariant)
+        solver.add(self.sem.post_invariant)
+        enc.distinct = list(self.sem.distinct_seqs)
         bits = enc.bits(self.sem.fields, "s")
         solver.add(*[b if m in enabled else z3.Not(b) for m, b in bits.items()])
         while True:
@@ -351,7 +354,7 @@ class Z3Backend:
     def havoc_targets(self, name: str, source: Enabled | None) -> list[Target]:
         """The method's effect is unknown: any state consistent with the invariant, as may."""
         fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
-        solver, enc, bits = self.setup([], None, fields)
+        solver, enc, bits = self.setup([V.well_formed(v) for v in fields.values() if v.kind != "any"], None, fields)
         reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
                       "untranslated method")
         out = []
@@ -387,12 +390,25 @@ class Z3Backend:
             return [py_value(x) for x in seq_elements(m, v.z)] if v.z is not None else []
         if v.kind == "tuple":
             return [self.value(m, x) for x in V.tuple_items(Val(v.type, m.eval(v.z, model_completion=True)))]
+        if v.kind in ("set", "dict"):
+            return container_value(self, m, v)
         if v.kind == "enum":
             k = m.eval(v.z, model_completion=True).as_long()
             return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k
         if v.kind == "class":
             return f"<{v.type.name} object>"
         return py_value(m.eval(v.z, model_completion=True))
+
+
+def container_value(backend: Z3Backend, m: z3.ModelRef, v: Val) -> list:
+    """A set as the list of its elements, a dict as the list of its [key, value] pairs."""
+    if v.z is None:
+        return []
+    keys = [Val(v.type.args[0], k) for k in seq_elements(m, V.seq_of(v))]
+    if v.kind == "set":
+        return [backend.value(m, k) for k in keys]
+    vals = M.vals(v.z)
+    return [[backend.value(m, k), backend.value(m, Val(v.type.args[1], vals[k.z]))] for k in keys]
 
 
 def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled:

@@ -52,7 +52,7 @@ def method_findings(b) -> list[Finding]:
                 continue
         normal = z3.Not(o.raised)
         try:
-            inv_after = sem.at(sem.invariant, o.after)
+            inv_after = sem.invariant_after(o.after)
         except UnsupportedConstruct:
             continue
         some_path = [x for x in base if not x.eq(z3.Not(o.unknown))]  # unknown paths may succeed

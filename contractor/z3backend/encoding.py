@@ -23,6 +23,7 @@ from contractor.z3backend.z3util import make_solver
 
 TERM_INDICES = 4
 MAX_TERM_INSTANCES = 32
+OUTSIDE_KINDS = ("int", "str")
 MAX_REFINEMENTS = 40
 REFINED = "refined"
 UNDECIDED = "undecided"
@@ -44,6 +45,7 @@ class Encoder:
     count: object  # callable counting one solver query
     lazy: list[Lazy] = field(default_factory=list)
     skolems: int = 0
+    distinct: list = field(default_factory=list)  # sequences (sets, dict keys) whose items are distinct
 
     def bits(self, obj: dict[str, Val], label: str) -> dict[str, z3.BoolRef]:
         """A Boolean per action, constrained to be that action's enabledness in `obj`."""
@@ -64,17 +66,33 @@ class Encoder:
         return out
 
     def term_instances(self, params: dict[str, Val], obj: dict[str, Val]):
-        """Candidate arguments built from the object's own terms (its fields, the first list
-        elements): `pre(obj, t) -> enabled` is valid for any t, and these instances are
-        the ones that usually decide enabledness (`x in self.items` by `self.items[0]`)."""
+        """Candidate arguments built from the object's own terms (its fields, the first list,
+        set and dict elements): `pre(obj, t) -> enabled` is valid for any t, and these
+        instances are the ones that usually decide enabledness (`x in self.items` by
+        `self.items[0]`). For an int or str parameter one more candidate is a fresh value
+        outside every collection of the object and unequal to its fields of that type (one
+        always exists: the type is infinite), which decides `x not in self.sessions`."""
         per_param = []
         for p in params.values():
             cands = [v for v in obj.values() if v.type == p.type]
+            outside = []
             for v in obj.values():
-                if v.kind == "list" and v.type.args and v.type.args[0] == p.type and v.z is not None:
-                    n = z3.Length(v.z)
-                    cands += [Val(p.type, v.z[i]) for i in range(TERM_INDICES)]
-                    cands.append(Val(p.type, v.z[n - 1]))
+                seq = _elements(v, p.type)
+                if seq is None:
+                    continue
+                n = z3.Length(seq)
+                # sets and dicts: the first and last element (more terms slow z3 down a lot)
+                cands += [Val(p.type, seq[i]) for i in range(TERM_INDICES if v.kind == "list" else 1)]
+                cands.append(Val(p.type, seq[n - 1]))
+                outside.append(seq)
+            if p.kind in OUTSIDE_KINDS and outside:
+                self.skolems += 1
+                c = fresh(p.type, f"outside{self.skolems}!{p.type}")
+                self.solver.add(*[z3.Not(z3.Contains(seq, z3.Unit(c.z))) for seq in outside],
+                                *[c.z != v.z for v in obj.values() if v.type == p.type])
+                cands.append(c)
+            if p.kind == "str":  # a text no condition is likely to single out: decides `s != ""`
+                cands.append(Val(p.type, z3.StringVal("contractor")))
             if not cands:
                 return []
             per_param.append(cands)
@@ -92,12 +110,32 @@ class Encoder:
         body = z3.substitute(pre, *pairs) if pairs else pre
         return z3.And(*[well_formed(a) for a in args.values()], body)
 
+    def refine_distinct(self, model: z3.ModelRef) -> bool:
+        """Sets and dict keys have distinct items (and Enum items in range): instead of a quantifier in every query,
+        each model is checked, and where two positions i < j hold the same item the ground
+        instance `j < len -> seq[i] != seq[j]` of that (valid) axiom is added."""
+        added = False
+        for seq, members in self.distinct:
+            items = [model.eval(x, model_completion=True) for x in _items(model, seq)]
+            seen: dict[str, int] = {}
+            for j, x in enumerate(items):
+                if members and not 0 <= x.as_long() < members:  # an Enum member's index
+                    self.solver.add(z3.Implies(z3.Length(seq) > j, z3.And(0 <= seq[j], seq[j] < members)))
+                    added = True
+                i = seen.setdefault(x.sexpr(), j)
+                if i != j:
+                    self.solver.add(z3.Implies(z3.Length(seq) > j, seq[i] != seq[j]))
+                    added = True
+        return added
+
     def refine(self, model: z3.ModelRef) -> str:
         """Check the model's false bits; add lemmas where the model was wrong.
 
         OK: the model's bits are all right; REFINED: a lemma was added, solve again;
         UNDECIDED: some bit could not be checked (the answer built on it is a may-answer).
         """
+        if self.refine_distinct(model):
+            return REFINED
         refined = undecided = False
         for item in self.lazy:
             if not z3.is_false(model.eval(item.bit, model_completion=True)):
@@ -117,6 +155,20 @@ class Encoder:
             self.solver.add(z3.Implies(self.instantiate(item.method, item.obj, witness), item.bit))
             refined = True
         return REFINED if refined else UNDECIDED if undecided else OK
+
+
+def _items(model: z3.ModelRef, seq: z3.SeqRef, limit: int = 64) -> list[z3.ExprRef]:
+    n = model.eval(z3.Length(seq), model_completion=True).as_long()
+    return [seq[i] for i in range(min(n, limit))]
+
+
+def _elements(v: Val, t) -> z3.SeqRef | None:
+    """The sequence of a list or set of t, or of the keys of a dict keyed by t."""
+    if v.z is None or not v.type.args or v.type.args[0] != t or v.kind not in ("list", "set", "dict"):
+        return None
+    from contractor.z3backend.values import seq_of
+
+    return seq_of(v) if v.kind == "dict" else v.z
 
 
 def _value_in(model: z3.ModelRef, v: Val) -> Val:

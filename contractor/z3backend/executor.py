@@ -19,15 +19,18 @@ from contractor.z3backend import effects
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
 from contractor.z3backend.loops import LoopExecutor
+from contractor.z3backend.mapcalls import MapCalls
+from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.values import Val
 
 MAX_INLINE_DEPTH = 8
-FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp)
+FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Dict, ast.SetComp, ast.DictComp)
+MUTABLE = ("list", "set", "dict")
 
 
-class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
+class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
@@ -133,7 +136,7 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
             if name in f.defined:
                 f.defined[name] = z3.Or(f.defined[name], act)
         else:
-            if z3.is_true(act) or v.kind in ("class", "none") or (v.kind == "list" and v.z is None):
+            if z3.is_true(act) or v.kind in ("class", "none") or (v.kind in MUTABLE and v.z is None):
                 f.locals[name] = v
             else:
                 f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
@@ -141,8 +144,8 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
 
     def store(self, target: ast.expr, v: Val) -> None:
         if isinstance(target, ast.Name):
-            if target.id in self.frame.aliases and v.kind == "list":
-                raise UnsupportedConstruct("mutation of a list through an alias", self.loc(target))
+            if target.id in self.frame.aliases and v.kind in MUTABLE:
+                raise UnsupportedConstruct(f"mutation of a {v.kind} through an alias", self.loc(target))
             self.assign_name(target.id, v)
             return
         if isinstance(target, ast.Attribute):
@@ -169,6 +172,9 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
                 return
         if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
             seq = self.eval(target.value)
+            if seq.kind == "dict":
+                self.store_dict_item(target, v)
+                return
             if seq.kind != "list" or seq.z is None:
                 raise UnsupportedConstruct("item assignment", self.loc(target))
             i = V.to_int(self.eval(target.slice))
@@ -276,6 +282,9 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
         if isinstance(node, (ast.For, ast.While)):
             self.run_loop(node, writes)
             return
+        if isinstance(node, ast.Delete):
+            self.delete_stmt(node)
+            return
         if isinstance(node, (ast.Break, ast.Continue)) and self.loops:
             loop = self.loops[-1]
             act = self.active()
@@ -287,7 +296,7 @@ class Executor(ExprEvaluator, SeqCalls, LoopExecutor):
         raise UnsupportedConstruct(f"statement {type(node).__name__}", self.loc(node))
 
     def note_alias(self, targets, value_node: ast.expr, v: Val) -> None:
-        if v.kind != "list" or isinstance(value_node, FRESH_LIST_NODES):
+        if v.kind not in MUTABLE or isinstance(value_node, FRESH_LIST_NODES):
             return
         for t in targets:
             if isinstance(t, ast.Name):

@@ -15,6 +15,8 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, STR, TypeRef
 from contractor.z3backend import tuples as T
+from contractor.z3backend.mapcalls import DictView, MapMethod
+from contractor.z3backend.quantifiers import QUANTIFIERS
 from contractor.z3backend import values as V
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -145,6 +147,8 @@ class ExprEvaluator:
             return ListMethod(node.value, base, node.attr)
         if isinstance(base, Val) and base.kind == "str":
             return StrMethod(base, node.attr)
+        if isinstance(base, Val) and base.kind in ("set", "dict") and isinstance(node.ctx, ast.Load):
+            return MapMethod(node.value, base, node.attr)
         raise self.unsupported(node, f"attribute `.{node.attr}`")
 
     def get_attribute(self, oid: int, node: ast.Attribute) -> Any:
@@ -187,6 +191,8 @@ class ExprEvaluator:
         base = self.eval(node.value)
         if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
             return self.tuple_item(base, node)
+        if base.kind == "dict":
+            return self.dict_item(base, node)
         if isinstance(node.slice, ast.Slice):
             return self.slice_value(base, node)
         idx = V.to_int(self.eval(node.slice))
@@ -289,7 +295,15 @@ class ExprEvaluator:
         saved = self.guard
         try:
             for op, right_node in zip(node.ops, node.comparators):
-                right = self.eval(right_node)
+                right = self.eval_any(right_node) if isinstance(op, (ast.In, ast.NotIn)) else self.eval(right_node)
+                if isinstance(right, DictView):
+                    c = self.view_contains(left, right, node)
+                    parts.append(c if isinstance(op, ast.In) else z3.Not(c))
+                    self.guard = z3.And(self.guard, parts[-1])
+                    left = right
+                    continue
+                if not isinstance(right, Val) or right.kind == "any":
+                    raise self.unsupported(right_node, "a value the z3 backend does not model after `in`")
                 c = self.compare(op, left, right, node)
                 parts.append(c)
                 self.guard = z3.And(self.guard, c)  # chained: later operands only if earlier hold
@@ -344,6 +358,8 @@ class ExprEvaluator:
             return self.call_list_method(target, node)
         if isinstance(target, StrMethod):
             return self.call_str_method(target, node)
+        if isinstance(target, MapMethod):
+            return self.call_map_method(target, node)
         raise self.unsupported(node, "call")
 
     def call_builtin(self, name: str, node: ast.Call) -> Val:
@@ -351,11 +367,15 @@ class ExprEvaluator:
             args = [self.eval_any(a) for a in node.args]
             kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}
             return self.construct(args, kwargs, node)
+        if name in QUANTIFIERS:
+            return self.call_quantifier(name, node)
         if node.keywords:
             raise self.unsupported(node, f"keyword arguments to {name}()")
         args = [self.eval(a) for a in node.args]
         if name == "len" and len(args) == 1 and args[0].kind == "tuple":
             return Val(INT, z3.IntVal(len(args[0].type.args)))
+        if name == "len" and len(args) == 1 and args[0].kind in ("set", "dict"):
+            return Val(INT, z3.Length(V.seq_of(args[0])) if args[0].z is not None else z3.IntVal(0))
         if name == "len" and len(args) == 1 and args[0].kind in ("str", "list"):
             return Val(INT, z3.Length(args[0].z) if args[0].z is not None else z3.IntVal(0))
         if name == "abs" and len(args) == 1:

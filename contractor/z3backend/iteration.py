@@ -19,8 +19,12 @@ def items_of(seq: object) -> ItemAt | None:
     """k -> (the k-th item exists, the k-th item), or None if `seq` is not iterable here."""
     from contractor.z3backend.seqcalls import Reversed
 
+    from contractor.z3backend.mapcalls import DictView
+
     if isinstance(seq, Reversed):
         return reversed_items(seq.value)
+    if isinstance(seq, DictView):
+        return view_items(seq)
     if not isinstance(seq, Val):
         return None
     if seq.kind == "tuple":
@@ -65,3 +69,20 @@ def reversed_items(seq: Val) -> ItemAt | None:
     if seq.kind == "str":
         return lambda k: (z3.IntVal(k) < n, Val(STR, z3.SubString(z, n - 1 - k, 1)))
     return lambda k: (z3.IntVal(k) < n, Val(seq.type.args[0], z[n - 1 - k]))
+
+
+def view_items(view) -> ItemAt | None:
+    """d.keys(), d.values(), d.items() in insertion order."""
+    d = view.value
+    if d.z is None:
+        return lambda k: (z3.BoolVal(False), V.const(0))
+    from contractor.z3backend import mappings as M
+
+    ks, vs = M.keys(d.z), M.vals(d.z)
+    kt, vt = d.type.args
+    n = z3.Length(ks)
+    if view.kind == "keys":
+        return lambda k: (z3.IntVal(k) < n, Val(kt, ks[k]))
+    if view.kind == "values":
+        return lambda k: (z3.IntVal(k) < n, Val(vt, vs[ks[k]]))
+    return lambda k: (z3.IntVal(k) < n, V.make_tuple([Val(kt, ks[k]), Val(vt, vs[ks[k]])]))

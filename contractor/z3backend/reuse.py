@@ -74,7 +74,7 @@ class Reuse:
         if not z3.is_false(o.unknown):
             return None
         try:
-            inv_after = sem.at(sem.invariant, o.after)
+            inv_after = sem.invariant_after(o.after)
             after_enabled = {a: sem.at(e, o.after) for a, e in sem.enabled.items()}
         except Exception:  # an after-state the substitution cannot express: whole queries
             return None

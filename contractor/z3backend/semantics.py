@@ -137,7 +137,15 @@ class ClassSemantics:
         for name, f in self.model.fields.items():
             self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
         self.wf = z3.And(*[V.well_formed(v) for v in self.fields.values() if v.kind != "any"])
-        self.invariant = z3.And(self.wf, self.conditions(self.model.invariants, self.fields, {}, "invariant"))
+        inv = self.conditions(self.model.invariants, self.fields, {}, "invariant")
+        self.invariant = z3.And(self.wf, inv)
+        # for objects a method built: their sets and dicts have distinct items by construction
+        self.post_invariant = z3.And(*[V.well_formed(v, distinct=False) for v in self.fields.values()
+                                       if v.kind != "any"], inv)
+        # the explorer's queries use post_invariant for the object too, and check the
+        # distinctness of these per model (encoding.py) instead of by a quantifier
+        self.distinct_seqs = [(V.seq_of(v), len(v.type.args[0].members) if v.type.args[0].kind == "enum" else 0)
+                              for v in self.fields.values() if v.kind in ("set", "dict")]
         self.enabled = {m: self.enabledness(self.model.methods[m]) for m in self.model.actions}
         self.global_inexact = dict(self.inexact)  # every answer depends on these
 
@@ -167,6 +175,10 @@ class ClassSemantics:
             if v.kind == "optional":
                 pairs.append((v.is_none, a.is_none))
         return [(x, y) for x, y in pairs if not x.eq(y)]
+
+    def invariant_after(self, after: dict[str, Val]) -> z3.BoolRef:
+        """The invariant of the object a method or constructor produced."""
+        return self.at(self.post_invariant, after)
 
     def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
         pairs = self.substitution(after)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, STR
+from contractor.model import BOOL, INT, STR, TypeRef
 from contractor.z3backend import strings as S
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
@@ -132,6 +132,8 @@ class SeqCalls:
             return Reversed(args[0])
         if name == "list" and len(args) == 1 and args[0].kind == "list":
             return args[0]
+        if name in ("set", "dict") and not args:
+            return Val(TypeRef(name), None)
         raise self.unsupported(node, f"call to {name}()")
 
     def e_JoinedStr(self, node: ast.JoinedStr) -> Val:

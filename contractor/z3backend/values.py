@@ -18,6 +18,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.z3backend import mappings as M
 from contractor.z3backend import tuples as T
 from contractor.z3backend.z3util import FLOAT as FLOAT_SORT
 from contractor.z3backend.z3util import RNE
@@ -52,7 +53,17 @@ def sort_of(t: TypeRef) -> z3.SortRef:
         return z3.SeqSort(sort_of(t.args[0]))
     if t.kind == "tuple":
         return T.tuple_sort(t, sort_of)
+    if t.kind == "set" and len(t.args) == 1 and _key_type(t.args[0]):
+        return M.set_sort(t, sort_of)
+    if t.kind == "dict" and len(t.args) == 2 and _key_type(t.args[0]) \
+            and (t.args[1].kind in SCALARS or t.args[1].kind == "tuple"):
+        return M.dict_sort(t, sort_of)
     raise UnsupportedConstruct(f"values of type {t}")
+
+
+def _key_type(t: TypeRef) -> bool:
+    """Set elements and dict keys z3 compares as Python does (floats are not: -0.0, NaN)."""
+    return (t.kind in SCALARS or t.kind == "tuple") and "float" not in str(t)
 
 
 def fresh(t: TypeRef, name: str) -> Val:
@@ -68,15 +79,26 @@ def fresh(t: TypeRef, name: str) -> Val:
     return Val(t, z3.Const(name, sort_of(t)))
 
 
-def well_formed(v: Val) -> z3.BoolRef:
-    """Constraints every value of its type meets (an Enum index is in range)."""
+def well_formed(v: Val, distinct: bool = True) -> z3.BoolRef:
+    """Constraints every value of its type meets (an Enum index is in range; a set's
+    elements and a dict's keys are distinct, unless `distinct` is False: values built by the
+    translated operations are, and the quantifier is costly)."""
     if v.kind == "enum":
         return z3.And(v.z >= 0, v.z < len(v.type.members))
     if v.kind == "optional" and v.type.args[0].kind == "enum":
         return z3.Or(v.is_none, z3.And(v.z >= 0, v.z < len(v.type.args[0].members)))
     if v.kind == "tuple":
-        return z3.And(*[well_formed(x) for x in tuple_items(v)])
+        return z3.And(*[well_formed(x, distinct) for x in tuple_items(v)])
+    if v.kind == "set" and v.z is not None and distinct:
+        return M.distinct(v.z)
+    if v.kind == "dict" and v.z is not None and distinct:
+        return M.distinct(M.keys(v.z))
     return z3.BoolVal(True)
+
+
+def seq_of(v: Val) -> z3.SeqRef:
+    """The elements of a set, the keys of a dict."""
+    return M.keys(v.z) if v.kind == "dict" else v.z
 
 
 def tuple_items(v: Val) -> list[Val]:
@@ -142,6 +164,8 @@ def truthy(v: Val) -> z3.BoolRef:
         return z3.BoolVal(True)
     if k == "tuple":
         return z3.BoolVal(len(v.type.args) > 0)
+    if k in ("set", "dict"):
+        return z3.BoolVal(False) if v.z is None else z3.Length(seq_of(v)) > 0
     if k == "optional":
         return z3.And(z3.Not(v.is_none), truthy(Val(v.type.args[0], v.z)))
     raise UnsupportedConstruct(f"truth value of {v.type}")
@@ -176,6 +200,10 @@ def coerce(v: Val, t: TypeRef) -> Val:
         return v
     if t.kind == "list" and v.kind == "list" and v.type.args == () :
         return Val(t, z3.Empty(sort_of(t)))
+    if t.kind == v.kind == "set" and v.type.args == ():
+        return Val(t, z3.Empty(sort_of(t)))
+    if t.kind == v.kind == "dict" and v.type.args == ():
+        return Val(t, M.empty_dict(sort_of(t)))
     if t.kind == "tuple" and v.kind == "tuple" and len(t.args) == len(v.type.args):
         items = [coerce(x, a) for x, a in zip(tuple_items(v), t.args)]
         return Val(t, T.make(sort_of(t), [x.z for x in items]))
@@ -201,7 +229,7 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
         return INT
     if kinds <= {"bool", "int", "float"}:
         return FLOAT
-    if a.kind == "list" and b.kind == "list":
+    if a.kind == b.kind and a.kind in ("list", "set", "dict"):
         return a if a.args else b
     if a.kind == "tuple" and b.kind == "tuple" and len(a.args) == len(b.args):
         return TypeRef("tuple", tuple(join_type(x, y) for x, y in zip(a.args, b.args)))
@@ -304,6 +332,13 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
     if a.kind == b.kind == "list" and (a.z is None or b.z is None):  # [] of unknown item type
         other = b if a.z is None else a
         return z3.BoolVal(True) if other.z is None else z3.Length(other.z) == 0
+    if a.kind == b.kind and a.kind in ("set", "dict"):
+        if a.z is None or b.z is None:  # an empty literal of unknown item type
+            other = b if a.z is None else a
+            return z3.BoolVal(True) if other.z is None else z3.Length(seq_of(other)) == 0
+        if a.type != b.type:
+            raise UnsupportedConstruct(f"comparison of {a.type} and {b.type}")
+        return M.same_elements(a.z, b.z) if a.kind == "set" else M.same_dict(a.z, b.z)
     if a.kind == b.kind and a.kind in ("str", "bool", "list"):
         return a.z == b.z
     if a.kind == b.kind == "tuple":
@@ -343,6 +378,17 @@ def contains(item: Val, container: Val) -> z3.BoolRef:
         return z3.Contains(container.z, item.z)
     if container.kind == "tuple":
         return z3.Or(*[equal(item, x) for x in tuple_items(container)])
+    if container.kind in ("set", "dict"):
+        if container.z is None:
+            return z3.BoolVal(False)
+        elem = container.type.args[0]
+        if item.kind == "float" and elem.kind != "float":
+            raise UnsupportedConstruct(f"a float looked up in a {container.type}")
+        try:
+            x = coerce(item, elem)
+        except UnsupportedConstruct:  # another type: never equal to an element
+            return z3.BoolVal(False)
+        return M.has(seq_of(container), x.z)
     if container.kind == "list":
         elem = container.type.args[0] if container.type.args else item.type
         if "float" in str(elem) or item.kind == "float":

@@ -100,5 +100,9 @@ def fp_to_float(v: z3.FPNumRef) -> float:
 
 def seq_elements(model: z3.ModelRef, seq: z3.SeqRef, limit: int = 64) -> list[z3.ExprRef]:
     """The elements of a sequence in a model (up to `limit`)."""
-    n = model.eval(z3.Length(seq), model_completion=True).as_long()
+    n = z3.simplify(model.eval(z3.Length(seq), model_completion=True))
+    if not z3.is_int_value(n):  # not evaluated to a numeral (e.g. an out-of-range item in the term)
+        n = z3.simplify(model.eval(z3.Length(z3.simplify(model.eval(seq, model_completion=True))),
+                                   model_completion=True))
+    n = n.as_long()
     return [model.eval(seq[i], model_completion=True) for i in range(min(n, limit))]
