@@ -9,11 +9,11 @@ from contractor.api import InferOptions, infer
 REGISTRY = '''
 class Reg:
     def __init__(self) -> None:
-        self.d: dict[str, int] = {}
+        self.d: dict[str, list[int]] = {}  # dict values that are lists: not modelled by z3
         self.n = 0
 
     def put(self) -> None:
-        self.d["k"] = 1
+        self.d["k"] = [1]
 
     def take(self) -> None:
         """pre: "k" in self.d"""

@@ -1,0 +1,67 @@
+"""Benchmark of the Python data model in the z3 backend: end-to-end `contractor infer` time
+(the CLI in a subprocess, default backend `auto`, CrossHair cache off) on the samples it
+made decidable by z3: the text buffer (str slicing), the connection pool (a dict) and the
+MP3 player (class constants). Median of --runs runs, with states, transitions, may-
+transitions and queries per backend of the last run.
+
+    python benchmarks/bench_datamodel.py [--runs N] [--tree DIR] [--limit SECONDS]
+
+--tree runs another checkout of contractor (e.g. one before this work, made with
+`git archive <commit> | tar -x -C DIR`) on the same sample files, for before/after figures;
+a run over --limit seconds is stopped and reported as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ["samples/text_buffer.py:TextBuffer", "samples/crosshair/pool.py:ConnectionPool",
+           "samples/player.py:Mp3Player"]
+
+
+def run_once(target: str, tree: Path, limit: float) -> dict:
+    with tempfile.TemporaryDirectory() as out:
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        cmd = [sys.executable, "-m", "contractor", "infer", str(ROOT / target), "--format", "json",
+               "--out", out, "--no-svg", "--no-html", "--quiet", "--no-cache"]
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=limit, cwd=out)
+        except subprocess.TimeoutExpired:
+            return {"seconds": None}
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            return {"seconds": None, "error": proc.stderr.strip().splitlines()[-1:]}
+        data = json.loads(proc.stdout)
+    return {"seconds": seconds, "states": data["stats"]["states"], "transitions": data["stats"]["transitions"],
+            "may": sum(t["certainty"] == "may" for t in data["transitions"]),
+            "queries": data["stats"].get("queries_by_backend")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the contractor checkout to run")
+    parser.add_argument("--limit", type=float, default=300.0, help="seconds before a run is stopped")
+    args = parser.parse_args()
+    print(f"contractor from {args.tree}; {args.runs} runs each; median end-to-end seconds")
+    for target in SAMPLES:
+        runs = [run_once(target, args.tree, args.limit) for _ in range(args.runs)]
+        times = [r["seconds"] for r in runs if r["seconds"] is not None]
+        last = runs[-1]
+        shown = f"{statistics.median(times):7.2f} s" if len(times) == len(runs) else f"> {args.limit:.0f} s or failed"
+        extra = {k: v for k, v in last.items() if k != "seconds"}
+        print(f"{target:45} {shown}  {extra}")
+
+
+if __name__ == "__main__":
+    main()
