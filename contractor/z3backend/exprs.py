@@ -15,9 +15,9 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, STR, TypeRef
 from contractor.z3backend import tuples as T
+from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView, MapMethod
 from contractor.z3backend.quantifiers import QUANTIFIERS
-from contractor.z3backend import values as V
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
 

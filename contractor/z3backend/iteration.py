@@ -17,9 +17,8 @@ ItemAt = Callable[[int], tuple[z3.BoolRef, Val]]
 
 def items_of(seq: object) -> ItemAt | None:
     """k -> (the k-th item exists, the k-th item), or None if `seq` is not iterable here."""
-    from contractor.z3backend.seqcalls import Reversed
-
     from contractor.z3backend.mapcalls import DictView
+    from contractor.z3backend.seqcalls import Reversed
 
     if isinstance(seq, Reversed):
         return reversed_items(seq.value)

@@ -14,7 +14,7 @@ result that depends on the order of a set's iteration may differ (not on a dict'
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 
