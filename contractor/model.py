@@ -32,7 +32,9 @@ class TypeRef:
     kind is one of: "bool", "int", "float", "str", "none", "optional" (args[0] is the
     inner type), "enum" (name, members), "list" / "set" / "tuple" (args are element
     types; a tuple's args are its positions), "dict" (args: key, value), "class" (a
-    user class named `name`), "any" (not understood: the backends treat it as unknown).
+    user class named `name`), "opaque" (a value contractor cannot type: the z3 backend
+    tracks its identity, None-ness and truthiness), "any" (not understood: the backends
+    treat it as unknown).
     """
 
     kind: str
@@ -55,6 +57,7 @@ INT = TypeRef("int")
 FLOAT = TypeRef("float")
 STR = TypeRef("str")
 NONE = TypeRef("none")
+OPAQUE = TypeRef("opaque")
 
 
 ClauseKind = Literal["pre", "post", "inv"]

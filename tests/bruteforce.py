@@ -25,6 +25,13 @@ Domains = Mapping[str, Sequence[Any]]
 ParamDomains = Mapping[str, Mapping[str, Sequence[Any]]]
 
 
+def attribute(cls: type, name: str) -> str:
+    """The attribute a field name of the source stands for: `__x` in class C is `_C__x`."""
+    if name.startswith("__") and not name.endswith("__"):
+        return f"_{cls.__name__.lstrip('_')}{name}"
+    return name
+
+
 def show(enabled: Enabled) -> str:
     return "{" + ", ".join(sorted(enabled)) + "}"
 
@@ -80,7 +87,7 @@ class Runner:
     def make(self, fields: Mapping[str, Any]) -> Any:
         obj = self.contracts.cls.__new__(self.contracts.cls)  # a dict subclass needs its own __new__
         for name, value in fields.items():
-            object.__setattr__(obj, name, copy.deepcopy(value))
+            object.__setattr__(obj, attribute(self.contracts.cls, name), copy.deepcopy(value))
         return obj
 
     def arguments(self, method: str) -> list[dict[str, Any]]:

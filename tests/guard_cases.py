@@ -130,4 +130,58 @@ GUARD_CASES = [
             raise RuntimeError("already off")
         self.a = False
 ''', {"a": BOOLS}, preconditions="implicit"),
+    # try/except: a guard raised in the body and caught is no guard; try/finally runs the
+    # finally block and raises on, so the guard stays
+    Case("try_except_catches_a_guard_finally_keeps_it", '''class C:
+    """inv: 0 <= self.n <= 2"""
+    def __init__(self) -> None:
+        self.n = 0
+        self.err = False
+
+    def _step(self) -> None:
+        if self.n >= 2:
+            raise ValueError("too far")
+        self.n += 1
+
+    def step(self) -> None:
+        try:
+            self._step()
+        except ValueError:
+            self.err = True
+
+    def strict(self) -> None:
+        try:
+            self._step()
+        finally:
+            self.err = False
+
+    def clear(self) -> None:
+        if not self.err:
+            raise RuntimeError("no error")
+        self.err = False
+        self.n = 0
+''', {"n": [0, 1, 2], "err": BOOLS}, preconditions="implicit"),
+    # untyped code: an untyped parameter is opaque, a field assigned None and it is opaque;
+    # z3 follows its None-ness and truth value, as the guards test them
+    Case("untyped_values_none_and_truth", '''class C:
+    def __init__(self) -> None:
+        self.token = None
+        self.used = False
+
+    def take(self, token):
+        if token is None:
+            raise ValueError("no token")
+        self.token = token
+        self.used = False
+
+    def use(self):
+        if not self.token:
+            raise RuntimeError("no usable token")
+        self.used = True
+
+    def drop(self):
+        if self.token is None:
+            raise RuntimeError("nothing to drop")
+        self.token = None
+''', {"token": [None, 0, "t"], "used": BOOLS}, {"take": {"token": [None, 0, "t"]}}),
 ]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bruteforce import BruteTypestate, Enabled, ParamDomains, Runner, Triple, show, show_triple
+from bruteforce import BruteTypestate, Enabled, ParamDomains, Runner, Triple, attribute, show, show_triple
 from runtime_contracts import read_contracts
 
 from contractor.typestate import Typestate
@@ -157,7 +157,7 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
                 problems.append(f"{where}: the object lands in {show(runner.state(after))}, not {show(target)}")
             else:
                 for n, v in (t.witness.get("after") or {}).items():
-                    real = getattr(after, n, None)
+                    real = getattr(after, attribute(contracts.cls, n), None)
                     if not _same(_from_json(v, namespace, ts.fields.get(n)), real):
                         problems.append(f"{where}: after the call {n} == {real!r}, witness says {v!r}")
     return problems

@@ -1,17 +1,22 @@
 """The fields of a class and their types: class-level annotations, `self.x: T = ...`,
-`self.x = p` for an annotated parameter p, and literal or enum-member assignments.
-
-A field whose type cannot be told is an InputError that says how to annotate it.
+`# type:` comments, and otherwise everything assigned to the field in the class:
+literals, enum members, module and class constants, builtin conversions (`int(...)`),
+parameters (annotated, or untyped with a literal default); other expressions follow the
+rest. `None` and one other type give Optional; int and float give float. What cannot be
+typed (an untyped parameter, values of different types, only expressions that do not
+tell) is an *opaque* value: the z3 backend tracks its identity, None-ness and truthiness.
+No class is refused for missing annotations.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from contractor.contracts.context import FileContext
 from contractor.contracts.types import TypeReader, is_classvar
-from contractor.model import FLOAT, INT, Field, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, OPAQUE, STR, Field, TypeRef
 
 
 @dataclass(frozen=True)
@@ -73,9 +78,38 @@ def _assignments(fn: ast.FunctionDef):
                 yield name, None, None, node
 
 
-def _param_types(fn: ast.FunctionDef, types: TypeReader) -> dict[str, TypeRef]:
+_TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+?)\s*$")
+
+
+def type_comment(node: ast.stmt, ctx: FileContext) -> ast.expr | None:
+    """The `# type: T` comment on the statement's last line, parsed, or None."""
+    lines = ctx.source.splitlines()
+    end = getattr(node, "end_lineno", None) or getattr(node, "lineno", 0)
+    if not 0 < end <= len(lines):
+        return None
+    m = _TYPE_COMMENT.search(lines[end - 1])
+    if m is None:
+        return None
+    try:
+        return ast.parse(m.group(1), mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def param_types(fn: ast.FunctionDef, types: TypeReader) -> dict[str, TypeRef]:
+    """Each parameter's type: its annotation, else its literal default's type, else opaque."""
     a = fn.args
-    return {p.arg: types.of(p.annotation) for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if p.annotation}
+    positional = [*a.posonlyargs, *a.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    out: dict[str, TypeRef] = {}
+    for p, d in pairs:
+        if p.annotation is not None:
+            out[p.arg] = types.of(p.annotation)
+            continue
+        typ = types.value(d) if d is not None else None
+        out[p.arg] = typ if typ is not None and typ != NONE else OPAQUE
+    return out
 
 
 def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
@@ -90,23 +124,19 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
             continue
         if item.annotation is not None:
             declared[item.name] = Field(item.name, types.of(item.annotation), ctx.loc(item.node))
-    assigned: dict[str, list[tuple[TypeRef | None, ast.expr | None, ast.stmt]]] = {}
+    assigned: dict[str, list[tuple[TypeRef, ast.stmt]]] = {}
     order: list[str] = list(declared)
     for fn in _functions(cls):
-        params = _param_types(fn, types)
+        params = param_types(fn, types)
         for name, ann, value, node in _assignments(fn):
             if name not in order:
                 order.append(name)
+            ann = ann if ann is not None else type_comment(node, ctx)
             if ann is not None:
                 if name not in declared:
                     declared[name] = Field(name, types.of(ann), ctx.loc(node))
                 continue
-            typ = None
-            if isinstance(value, ast.Name) and value.id in params:
-                typ = params[value.id]
-            elif value is not None:
-                typ = types.value(value)
-            assigned.setdefault(name, []).append((typ, value, node))
+            assigned.setdefault(name, []).append((_value_type(value, params, types), node))
     defaults = {c.name: c for c in class_level(cls)
                 if c.annotation is None and c.value is not None and c.name not in constants}
     fields: dict[str, Field] = {}
@@ -121,44 +151,45 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
             continue
         uses = assigned.get(name, [])
         if name in defaults:
-            uses.insert(0, (types.value(defaults[name].value), defaults[name].value, defaults[name].node))
-        fields[name] = _infer(name, uses, cls, ctx)
+            uses.insert(0, (_value_type(defaults[name].value, {}, types), defaults[name].node))
+        fields[name] = Field(name, join_uses([t for t, _ in uses]), ctx.loc(uses[0][1]))
     return fields
 
 
-def _infer(name: str, uses, cls: ast.ClassDef, ctx: FileContext) -> Field:
-    known = [(t, node) for t, _, node in uses if t is not None]
-    first = uses[0][2]
-    hint = f"add `{name}: {_example(uses)}` to the body of class {cls.name}"
-    for _typ, value, node in uses:
-        if isinstance(value, ast.Constant) and value.value is None:
-            raise ctx.error(f"field {name!r} is assigned None but has no annotation; {hint}", node,
-                            f"self.{name} = None")
-    if not known:
-        text = ctx.text(first).splitlines()[0]
-        raise ctx.error(f"cannot tell the type of field {name!r} from `{text}`; {hint}", first,
-                        f"self.{name}")
-    kinds = {t for t, _ in known}
-    if kinds == {INT, FLOAT}:
-        return Field(name, FLOAT, ctx.loc(known[0][1]))
-    if len(kinds) > 1:
-        listed = ", ".join(sorted(str(k) for k in kinds))
-        raise ctx.error(f"field {name!r} is assigned values of different types ({listed}); {hint}",
-                        known[1][1], f"self.{name}")
-    return Field(name, known[0][0], ctx.loc(known[0][1]))
+def _value_type(value: ast.expr | None, params: dict[str, TypeRef], types: TypeReader) -> TypeRef | None:
+    """The type of one assigned value; None for `+=` and the like (they keep the type)."""
+    if value is None:
+        return None
+    if isinstance(value, ast.Name) and value.id in params:
+        return params[value.id]
+    if isinstance(value, ast.Constant) and value.value is None:
+        return NONE
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _BUILTIN_RESULTS:
+        return _BUILTIN_RESULTS[value.func.id]
+    return types.value(value)  # None: an expression that does not tell (it follows the others)
 
 
-def _example(uses) -> str:
-    """An annotation to suggest, from the shape of the first value assigned."""
-    for _, value, _ in uses:
-        if isinstance(value, ast.Constant) and value.value is None:
-            return "Optional[int] = None"
-        if isinstance(value, (ast.List, ast.ListComp)):
-            return "list[int]"
-        if isinstance(value, (ast.Dict, ast.DictComp)):
-            return "dict[str, int]"
-        if isinstance(value, (ast.Set, ast.SetComp)):
-            return "set[int]"
-        if isinstance(value, ast.Tuple):
-            return "tuple[int, ...]"
-    return "<type>"
+_BUILTIN_RESULTS = {"int": INT, "len": INT, "round": INT, "str": STR, "repr": STR, "float": FLOAT, "bool": BOOL}
+
+
+_SCALAR_KINDS = ("bool", "int", "float", "str", "enum")
+
+
+def join_uses(typed: list[TypeRef | None]) -> TypeRef:
+    """One type for every value a field is assigned (see the module docstring)."""
+    kinds = {t for t in typed if t is not None and t != NONE}
+    has_none = NONE in typed
+    if kinds <= {BOOL, INT} and len(kinds) == 2:
+        kinds = {INT}
+    elif kinds <= {BOOL, INT, FLOAT} and FLOAT in kinds:
+        kinds = {FLOAT}
+    if not kinds:
+        return OPAQUE  # only ever None (or only augmented): opaque tracks None-ness
+    if len(kinds) > 1 or OPAQUE in kinds:
+        return OPAQUE
+    (only,) = kinds
+    if has_none:
+        if only.kind == "optional":
+            return only
+        return TypeRef("optional", (only,)) if only.kind in _SCALAR_KINDS else OPAQUE
+    return only

@@ -94,7 +94,8 @@ def method_clauses(fn: ast.FunctionDef, ctx: FileContext, lines: list[str]) -> d
 def _reading(src: ClassSource) -> Reading:
     ctx = FileContext.of(src.display_path, src.source, src.module)
     classes = frozenset(n.name for n in src.module.body if isinstance(n, ast.ClassDef))
-    types = TypeReader(ctx, src.name, enum_classes(src.module), classes, module_constants(src.module))
+    types = TypeReader(ctx, src.name, enum_classes(src.module), classes, module_constants(src.module),
+                       class_constants(src.node))
     return Reading(src, ctx, src.source.splitlines(), types, functions_of(src.node, ctx))
 
 

@@ -8,7 +8,7 @@ import ast
 import copy
 
 from contractor.contracts.context import FileContext, decorator_call, is_docstring, keyword
-from contractor.contracts.fields import class_level
+from contractor.contracts.fields import class_level, param_types
 from contractor.contracts.types import TypeReader
 from contractor.model import Field, MethodKind, Param
 
@@ -75,7 +75,8 @@ def params_of(fn: ast.FunctionDef, types: TypeReader, ctx: FileContext, *, bound
     pairs = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
     if bound:
         pairs = pairs[1:]
-    return tuple(Param(p.arg, types.annotation(p.annotation), d, ctx.loc(p)) for p, d in pairs)
+    typed = param_types(fn, types)  # untyped: the literal default's type, else opaque
+    return tuple(Param(p.arg, typed[p.arg], d, ctx.loc(p)) for p, d in pairs)
 
 
 def param_names(fn: ast.FunctionDef) -> list[str]:

@@ -51,6 +51,7 @@ class TypeReader:
     enums: dict[str, TypeRef]
     classes: frozenset[str]  # top-level class names of the module
     constants: dict[str, Any] = field(default_factory=dict)  # module constants (module_constants)
+    class_constants: dict[str, Any] = field(default_factory=dict)  # self.X / C.X constants
 
     def annotation(self, ann: ast.expr | None) -> TypeRef | None:
         return None if ann is None else self.of(ann)
@@ -128,6 +129,9 @@ class TypeReader:
             return inner if inner in (INT, FLOAT) else None
         if isinstance(expr, ast.Name) and expr.id in self.constants:
             return self.value(ast.Constant(self.constants[expr.id]))
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
+                and expr.value.id in ("self", "cls", self.class_name) and expr.attr in self.class_constants:
+            return self.value(ast.Constant(self.class_constants[expr.attr]))
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in self.enums:
             enum = self.enums[expr.value.id]
             return enum if expr.attr in enum.members else None

@@ -140,7 +140,7 @@ class Program:
             method = model.methods[name]
             params[name] = {}
             for p in method.params:
-                if p.type is None:
+                if p.type is None or p.type.kind == "opaque":  # untyped: CrossHair needs a type
                     raise InputError(
                         f"parameter {p.name!r} of {name} has no type annotation; CrossHair needs one "
                         f"(e.g. `{p.name}: int`)", p.location, "parameter type")

@@ -275,10 +275,12 @@ class Z3Backend:
                         continue
                     enabled = enabled_in(m, bits)
                     witness = self.witness(m, o, source is not None)
-                    if exact and not inexact_reason and status == OK:
+                    outside = self.outside_reason(m, o)
+                    if exact and not inexact_reason and status == OK and outside is None:
                         found[enabled] = Target(enabled, "must", witness, "z3")
                     else:
                         reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
+                                                    outside if outside is not None else
                                                     "the enabledness of a method with parameters was undecided")
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
                     block = blocking(bits, enabled)
@@ -298,6 +300,15 @@ class Z3Backend:
             return None
         k, v = min(relevant.items())
         return f"untranslated condition ({k}: {v})"
+
+    def outside_reason(self, m: z3.ModelRef, o: Outcome) -> str | None:
+        """Why the model's path is not exact because it used values outside code chose, or None."""
+        if z3.is_false(o.outside) or not z3.is_true(m.eval(o.outside, model_completion=True)):
+            return None
+        for s in o.outside_sites:
+            if z3.is_true(m.eval(s.cond, model_completion=True)):
+                return f"depends on code outside the analysed source ({s.what}, line {s.line})"
+        return "depends on code outside the analysed source"
 
     def unknown_reason(self, m: z3.ModelRef, sites: list[Site]) -> str:
         for s in sites:
@@ -371,7 +382,7 @@ class Z3Backend:
 
     def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict:
         def shown(k: str, v: Val) -> bool:
-            return v.kind not in ("any", "undefined") and not k.startswith("__")
+            return v.kind not in ("any", "undefined") and not (k.startswith("__") and k.endswith("__"))
 
         w = {"args": {k: self.value(m, v) for k, v in o.args.items()},
              "after": {k: self.value(m, v) for k, v in o.after.items() if shown(k, v)}}
@@ -382,6 +393,14 @@ class Z3Backend:
     def value(self, m: z3.ModelRef, v: Val):
         if v.kind == "none":
             return None
+        if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
+            from contractor.z3backend import opaque as O
+
+            if z3.is_true(m.eval(O.is_none(v.z), model_completion=True)):
+                return None
+            if not z3.is_true(m.eval(O.truth(v.z), model_completion=True)):
+                return 0
+            return f"<object {m.eval(O.oid(v.z), model_completion=True)}>"
         if v.kind == "optional":
             if z3.is_true(m.eval(v.is_none, model_completion=True)):
                 return None

@@ -16,10 +16,13 @@ import z3
 from contractor.errors import Location, UnsupportedConstruct
 from contractor.model import ClassModel, Method, Opaque, TypeRef
 from contractor.z3backend import effects
+from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
+from contractor.z3backend.handlers import HandlerExecutor
 from contractor.z3backend.loops import LoopExecutor
 from contractor.z3backend.mapcalls import MapCalls
+from contractor.z3backend.outside import OutsideEvaluator
 from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
@@ -30,7 +33,7 @@ FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Di
 MUTABLE = ("list", "set", "dict")
 
 
-class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
+class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, OutsideEvaluator, HandlerExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
@@ -89,7 +92,10 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
 
     def fresh(self, t: TypeRef, hint: str) -> Val:
         self.counter += 1
-        return V.fresh(t, f"{self.prefix}!{hint}!{self.counter}")
+        name = f"{self.prefix}!{hint}!{self.counter}"
+        if t.kind == "opaque":  # well-formed by construction (nothing asserts it for these)
+            return Val(t, O.fresh_well_formed(name))
+        return V.fresh(t, name)
 
     def old_object(self) -> int:
         if self.old_oid is None:
@@ -195,6 +201,12 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
         if any(isinstance(e, ast.Starred) for e in target.elts):
             raise UnsupportedConstruct("starred unpacking", self.loc(target))
         n = len(target.elts)
+        if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
+            if not self.state.outside_returns:
+                self.raise_if(self.fresh_choice("unpack"), "ValueError", target)
+            for t in target.elts:
+                self.store(t, self.fresh(TypeRef("opaque"), "item"))
+            return
         if v.kind == "tuple":
             items = V.tuple_items(v)
             if len(items) != n:
@@ -273,7 +285,7 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
             self.frame.returns.append((act, v))
             self.frame.returned = z3.Or(self.frame.returned, act)
             return
-        if isinstance(node, ast.Raise):
+        if isinstance(node, ast.Raise) and node.exc is not None:
             self.raise_if(TRUE, _exception_name(node), node, explicit=True)
             return
         if isinstance(node, ast.Assert):
@@ -292,6 +304,8 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor):
                 loop.broke = z3.Or(loop.broke, act)
             else:
                 loop.continued = z3.Or(loop.continued, act)
+            return
+        if self.run_other(node, writes):  # try, with, a bare raise, ... (handlers.py)
             return
         raise UnsupportedConstruct(f"statement {type(node).__name__}", self.loc(node))
 

@@ -14,9 +14,11 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, STR, TypeRef
+from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView, MapMethod
+from contractor.z3backend.outside import External, Member
 from contractor.z3backend.quantifiers import QUANTIFIERS
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -62,7 +64,7 @@ class ExprEvaluator:
         return UnsupportedConstruct(what or type(node).__name__, self.loc(node))
 
     def eval(self, node: ast.expr) -> Val:
-        r = self.eval_any(node)
+        r = self.as_value(self.eval_any(node), node)  # outside.py: a global or member read
         if not isinstance(r, Val):
             raise self.unsupported(node, f"{type(r).__name__} used as a value")
         if r.kind == "any":
@@ -119,7 +121,7 @@ class ExprEvaluator:
             return self.constant(self.constants[name], node)
         if name in ("cls", self.model.name):
             return name
-        raise self.unsupported(node, f"name `{name}`")
+        return External(name)  # code outside the analysed class (outside.py)
 
     def constant(self, value: Any, node: ast.AST) -> Val:
         try:
@@ -129,6 +131,12 @@ class ExprEvaluator:
 
     def e_Attribute(self, node: ast.Attribute) -> Any:
         base = self.eval_any(node.value)
+        if isinstance(base, External):
+            return External(f"{base.name}.{node.attr}")
+        if isinstance(base, Member):
+            base = self.as_value(base, node.value)
+        if isinstance(base, Val) and base.kind == "opaque":
+            return Member(base, node.value, node.attr)
         if isinstance(base, str) and node.attr in self.model.class_constants:  # cls.X, ClassName.X
             return self.constant(self.model.class_constants[node.attr], node)
         if isinstance(base, EnumClass):
@@ -166,6 +174,8 @@ class ExprEvaluator:
             return self.call_method(oid, node.attr, [], {}, node)
         if m is not None:
             return BoundMethod(oid, node.attr)
+        if isinstance(node.ctx, ast.Load):  # a class attribute that is not a literal, or set elsewhere
+            return External(f"self.{node.attr}")
         raise self.unsupported(node, f"attribute `self.{node.attr}` (not a field)")
 
     def e_List(self, node: ast.List) -> Val:
@@ -189,6 +199,20 @@ class ExprEvaluator:
 
     def e_Subscript(self, node: ast.Subscript) -> Val:
         base = self.eval(node.value)
+        if base.kind == "opaque":
+            self.none_raises(base, "TypeError", node)
+            if isinstance(node.slice, ast.Slice):
+                for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                    if part is not None:
+                        self.tolerant(part)
+            else:
+                self.tolerant(node.slice)
+            return self.opaque_operation("item", node)
+        if isinstance(node.slice, ast.Slice) and base.kind in ("str", "list") and base.z is not None:
+            for part in (node.slice.lower, node.slice.upper, node.slice.step):
+                if part is not None:
+                    self.eval(part)
+            return self.fresh_typed(base.type, "slice", node)  # some value of the same type
         if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
             return self.tuple_item(base, node)
         if base.kind == "dict":
@@ -262,6 +286,8 @@ class ExprEvaluator:
         v = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
             return Val(BOOL, z3.Not(V.truthy(v)))
+        if v.kind == "opaque":
+            return self.opaque_operation("unary", node)
         v = self.unwrap(v, node)
         if isinstance(node.op, ast.USub):
             return V.negate(v)
@@ -279,9 +305,17 @@ class ExprEvaluator:
     def e_BinOp(self, node: ast.BinOp) -> Val:
         op = BINOPS.get(type(node.op))
         if op is None:
+            left, right = self.eval(node.left), self.eval(node.right)
+            if {left.kind, right.kind} <= {"int", "bool"}:
+                return self.fresh_typed(INT, "bitwise", node)  # & | ^ << >> on ints: some int
+            if "opaque" in (left.kind, right.kind):
+                return self.opaque_operation("binop", node)
             raise self.unsupported(node, f"operator {type(node.op).__name__}")
-        a = self.unwrap(self.eval(node.left), node)
-        b = self.unwrap(self.eval(node.right), node)
+        left, right = self.eval(node.left), self.eval(node.right)
+        if "opaque" in (left.kind, right.kind) or (op == "%" and left.kind == "str"):
+            return self.fresh_typed(STR, "format", node) if left.kind == "str" else self.opaque_operation("binop", node)
+        a = self.unwrap(left, node)
+        b = self.unwrap(right, node)
         try:
             result, fails = V.binop(op, a, b)
         except UnsupportedConstruct as e:
@@ -313,6 +347,8 @@ class ExprEvaluator:
         return Val(BOOL, z3.And(*parts) if len(parts) > 1 else parts[0])
 
     def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST) -> z3.BoolRef:
+        if a.kind == "opaque" or b.kind == "opaque":
+            return self.opaque_compare(op, a, b)
         try:
             if isinstance(op, (ast.Eq, ast.Is)):
                 return V.equal(a, b)
@@ -344,22 +380,39 @@ class ExprEvaluator:
     # -- calls ---------------------------------------------------------------------
 
     def e_Call(self, node: ast.Call) -> Any:
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            raise self.unsupported(node, "*args/**kwargs in a call")
         func = node.func
+        starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
         if isinstance(func, ast.Name) and func.id not in self.frame.locals:
+            if func.id not in ("cls", self.model.name):
+                try:
+                    if not starred:
+                        return self.call_builtin(func.id, node)
+                except UnsupportedConstruct:
+                    if _calls_self(node):
+                        raise
+                return self.outside_call(External(func.id), node)
             return self.call_builtin(func.id, node)
+        if starred:
+            target = self.eval_any(func)
+            if isinstance(target, (External, Member)) or (isinstance(target, Val) and target.kind == "opaque"):
+                return self.outside_call(target, node)
+            raise self.unsupported(node, "*args/**kwargs in a call")
         target = self.eval_any(func)
         if isinstance(target, BoundMethod):
-            args = [self.eval_any(a) for a in node.args]
-            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}
+            args = [self.as_value(self.eval_any(a), a) for a in node.args]
+            kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords}
             return self.call_method(target.obj, target.name, args, kwargs, node)
         if isinstance(target, ListMethod):
             return self.call_list_method(target, node)
         if isinstance(target, StrMethod):
-            return self.call_str_method(target, node)
+            try:
+                return self.call_str_method(target, node)
+            except UnsupportedConstruct:  # a str is immutable: another method only gives a result
+                return self.outside_call(External(f"str.{target.name}"), node)
         if isinstance(target, MapMethod):
             return self.call_map_method(target, node)
+        if isinstance(target, (External, Member)) or (isinstance(target, Val) and target.kind == "opaque"):
+            return self.outside_call(target, node)
         raise self.unsupported(node, "call")
 
     def call_builtin(self, name: str, node: ast.Call) -> Val:
@@ -426,3 +479,18 @@ class ExprEvaluator:
             self.store(m.target, Val(lst.type, z3.Empty(lst.z.sort())))
             return V.NONE_VAL
         return self.call_list_extra(m, lst, args, node)
+
+
+def _calls_self(node: ast.Call) -> bool:
+    """Whether a call's arguments call the class's methods or hand `self` on (evaluating
+    them twice would repeat their effects); reading `self.<field>` is fine."""
+    parents = {id(c): p for p in ast.walk(node) for c in ast.iter_child_nodes(p)}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id == "self":
+            parent = parents.get(id(sub))
+            if not isinstance(parent, ast.Attribute):
+                return True
+            grand = parents.get(id(parent))
+            if isinstance(grand, ast.Call) and grand.func is parent:
+                return True
+    return False

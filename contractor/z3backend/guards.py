@@ -4,7 +4,9 @@ reaching an explicit `raise` or a failing `assert` of the analysed code.
 
 Exceptions of Python operations (a `ZeroDivisionError`, a `TypeError` on None) and of
 code outside the analysed source are not guards: a path ending in one still counts as
-"not stopped by a guard", and the exception stays a `may_raise` finding. Values the
+"not stopped by a guard", and the exception stays a `may_raise` finding. Code outside
+the analysed source is taken to return normally here (else a call before the guard, say
+`memoryview(data)`, would make every method enabled by some argument it rejects). Values the
 body makes up on the way (results of opaque code, locals set on some paths) are chosen
 together with the arguments: the enabledness is `exists p, v. not explicit(c, p, v)`.
 """
@@ -46,7 +48,7 @@ def guarded_enabledness(sem, method: Method) -> z3.BoolRef:
     """exists p, v. pre(c, p) and the body does not end in an explicit raise (see the
     module docstring); an unknown predicate of the object where the body cannot be run."""
     try:
-        o = sem.run(method, sem.fields, f"{method.name}.")
+        o = sem.run(method, sem.fields, f"{method.name}.", guards=True)
     except (UnsupportedConstruct, z3.Z3Exception) as err:
         construct = err.construct if isinstance(err, UnsupportedConstruct) else f"z3: {err}"
         sem.inexact[f"{method.name}:guards"] = construct

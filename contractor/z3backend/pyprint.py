@@ -62,6 +62,10 @@ class PyPrinter:
         if z3.is_const(e) and str(e) in self.names:
             text = self.names[str(e)][0]
             return text, 4 if text.endswith("is None") else 9
+        if z3.is_app(e) and e.num_args() == 1 and e.decl().name() in ("none", "truth") \
+                and z3.is_const(e.arg(0)) and str(e.arg(0)) in self.names:  # an opaque field
+            text = self.names[str(e.arg(0))][0]
+            return (f"{text} is None", 4) if e.decl().name() == "none" else (f"bool({text})", 9)
         k = e.decl().kind() if z3.is_app(e) else None
         args = e.children()
         if k == z3.Z3_OP_AND:

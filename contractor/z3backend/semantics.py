@@ -107,6 +107,8 @@ class Outcome:
     post_ok: z3.BoolRef = TRUE  # the method's postconditions hold (given normal termination)
     post_exact: bool = True
     explicit: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))  # ends in an explicit raise
+    outside: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))  # used outside code's values
+    outside_sites: list[Site] = field(default_factory=list)
 
 
 @dataclass
@@ -215,6 +217,10 @@ class ClassSemantics:
                 value = ex.condition(cond.expr)
                 if not z3.is_false(state.unknown):
                     raise UnsupportedConstruct("a condition calling an untranslatable method")
+                if not z3.is_false(z3.simplify(state.outside)):  # a value outside code chose
+                    site = state.outside_sites[0] if state.outside_sites else None
+                    raise UnsupportedConstruct(f"a condition using code outside the analysed source"
+                                               f"{f' ({site.what})' if site else ''}")
                 parts.append(z3.And(value, z3.Not(state.raised)))
             except (UnsupportedConstruct, z3.Z3Exception) as err:
                 if isinstance(err, z3.Z3Exception):
@@ -277,11 +283,12 @@ class ClassSemantics:
 
     # -- running methods -------------------------------------------------------------
 
-    def run(self, method: Method, fields: dict[str, Val], prefix: str) -> Outcome:
-        """Run `method` on an object with the given fields, with fresh arguments."""
+    def run(self, method: Method, fields: dict[str, Val], prefix: str, guards: bool = False) -> Outcome:
+        """Run `method` on an object with the given fields, with fresh arguments (`guards`:
+        to read its raise guards, code outside the analysed source returns normally)."""
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
-        state = ExecState(objects)
+        state = ExecState(objects, outside_returns=guards)
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
@@ -308,7 +315,11 @@ class ClassSemantics:
             oid = result.z
         after = state.objects[oid]
         for name, v in list(after.items()):
-            if v.kind == "undefined":
+            if v.kind == "undefined" and v.type.args[0].kind == "opaque":
+                # an untyped field set later (by another method): read before, it raises
+                # AttributeError, not a guard; here it is some value
+                after[name] = ex.fresh(v.type.args[0], name)
+            elif v.kind == "undefined":
                 err = UnsupportedConstruct(f"field `{name}` not set by {ctor.name} on some path")
                 state.unknowns.append(Site(TRUE, err.construct, ctor.location.line, ctor.name))
                 state.unknown = TRUE
@@ -327,7 +338,8 @@ class ClassSemantics:
                 before: dict[str, Val] | None) -> Outcome:
         after = state.objects[SELF]
         out = Outcome(after, result, z3.simplify(state.raised), z3.simplify(state.unknown),
-                      state.raises, state.unknowns, args, explicit=z3.simplify(state.explicit))
+                      state.raises, state.unknowns, args, explicit=z3.simplify(state.explicit),
+                      outside=z3.simplify(state.outside), outside_sites=state.outside_sites)
         if method.postconditions:
             before_inexact = set(self.inexact)
             out.post_ok = self.conditions(

@@ -19,6 +19,7 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
 from contractor.z3backend import mappings as M
+from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend.z3util import FLOAT as FLOAT_SORT
 from contractor.z3backend.z3util import RNE
@@ -41,6 +42,8 @@ NONE_VAL = Val(NONE, None)
 
 
 def sort_of(t: TypeRef) -> z3.SortRef:
+    if t.kind == "opaque":
+        return O.SORT
     if t.kind == "bool":
         return z3.BoolSort()
     if t.kind in ("int", "enum"):
@@ -83,6 +86,8 @@ def well_formed(v: Val, distinct: bool = True) -> z3.BoolRef:
     """Constraints every value of its type meets (an Enum index is in range; a set's
     elements and a dict's keys are distinct, unless `distinct` is False: values built by the
     translated operations are, and the quantifier is costly)."""
+    if v.kind == "opaque":
+        return O.well_formed(v.z)
     if v.kind == "enum":
         return z3.And(v.z >= 0, v.z < len(v.type.members))
     if v.kind == "optional" and v.type.args[0].kind == "enum":
@@ -150,6 +155,8 @@ def to_float(v: Val) -> z3.FPRef:
 def truthy(v: Val) -> z3.BoolRef:
     """Python's bool(v)."""
     k = v.kind
+    if k == "opaque":
+        return O.truth(v.z)
     if k == "bool":
         return v.z
     if k == "int":
@@ -181,9 +188,16 @@ def unwrap(v: Val) -> tuple[Val, z3.BoolRef]:
 
 
 def coerce(v: Val, t: TypeRef) -> Val:
-    """v stored into a place declared with type t (bool->int->float widen; None into Optional)."""
+    """v stored into a place declared with type t (bool->int->float widen; None into Optional;
+    anything into an opaque place, an opaque value into a typed one: see opaque.py)."""
     if v.type == t:
         return v
+    if t.kind == "opaque":
+        return Val(t, to_opaque(v))
+    if v.kind == "opaque" and t.kind != "any":
+        inner = t.args[0] if t.kind == "optional" else t
+        term = O.as_term(v.z, sort_of(inner))
+        return Val(t, term, O.is_none(v.z)) if t.kind == "optional" else Val(t, term)
     if t.kind == "optional":
         inner = t.args[0]
         if v.kind == "none":
@@ -212,10 +226,26 @@ def coerce(v: Val, t: TypeRef) -> Val:
     raise UnsupportedConstruct(f"a {v.type} value where {t} is expected")
 
 
+def to_opaque(v: Val) -> z3.ExprRef:
+    """A typed value as an opaque object term (its None-ness and truth kept)."""
+    if v.kind == "opaque":
+        return v.z
+    if v.kind == "none":
+        return O.none_term()
+    if v.kind == "optional":
+        inner = Val(v.type.args[0], v.z)
+        return z3.If(v.is_none, O.none_term(), O.of_term(inner.z, truthy(inner)))
+    if v.kind in ("class", "any", "undefined") or not isinstance(v.z, z3.ExprRef):
+        raise UnsupportedConstruct(f"a {v.type} value where an untyped value is expected")
+    return O.of_term(v.z, truthy(v))
+
+
 def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
     """The type both branches' values are stored as, for an if-then-else."""
     if a == b:
         return a
+    if "opaque" in (a.kind, b.kind) and "class" not in (a.kind, b.kind):
+        return TypeRef("opaque")
     if a.kind == "none":
         return b if b.kind == "optional" else TypeRef("optional", (b,))
     if b.kind == "none":
@@ -319,7 +349,9 @@ def absolute(v: Val) -> Val:
 
 
 def equal(a: Val, b: Val) -> z3.BoolRef:
-    """a == b (and `is` for None, bools and Enum members)."""
+    """a == b (and `is` for None, bools and Enum members); for an opaque value, `is`."""
+    if a.kind == "opaque" or b.kind == "opaque":
+        return O.oid(to_opaque(a)) == O.oid(to_opaque(b))
     if a.kind == "none" or b.kind == "none":
         other = b if a.kind == "none" else a
         if other.kind == "none":

@@ -1,0 +1,191 @@
+"""Exception handling and the statements of ordinary code the loop and statement modules
+leave out: `try`/`except`/`else`/`finally`, `with`, a bare `raise` in a handler, nested
+`def`/`class`, `del` of a local.
+
+Path-merging as everywhere: the body runs with the raised flag cleared; a handler runs on
+the paths whose exception it catches (by name, following the module's exception classes
+and Python's builtin hierarchy; an exception of unknown class, from outside code, may or
+may not be caught: a fresh choice); `finally` runs on every path that entered the `try`,
+and then the paths that raised go on raising. A re-raise keeps the caught exception's
+kind: explicit (a raise guard) only if the caught one was.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass
+
+import z3
+
+from contractor.model import OPAQUE
+from contractor.z3backend.state import FALSE, TRUE
+
+_ROOTS = ("BaseException", "Exception")
+
+
+@dataclass
+class Caught:
+    """The exception a handler is running for (for a bare `raise`)."""
+
+    explicit: z3.BoolRef
+
+
+def _names(expr: ast.expr | None) -> list[str] | None:
+    """The class names an `except` clause lists; None for a bare `except:`."""
+    if expr is None:
+        return None
+    elts = expr.elts if isinstance(expr, ast.Tuple) else [expr]
+    out = []
+    for e in elts:
+        out.append(e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else "?")
+    return out
+
+
+def ancestors(name: str, module: ast.Module) -> tuple[set[str], bool]:
+    """The exception class and its bases by name, and whether that list is complete."""
+    classes = {n.name: n for n in module.body if isinstance(n, ast.ClassDef)}
+    found: set[str] = set()
+    complete = True
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in found:
+            continue
+        found.add(current)
+        builtin = getattr(builtins, current, None)
+        if isinstance(builtin, type) and issubclass(builtin, BaseException):
+            found.update(k.__name__ for k in builtin.__mro__)
+        elif current in classes:
+            for b in classes[current].bases:
+                todo.append(b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "?")
+        else:
+            complete = False  # imported or unknown: its bases cannot be read here
+    return found, complete
+
+
+def catches(handler: list[str] | None, raised: str, module: ast.Module) -> bool | None:
+    """Whether `except <handler>` catches `raised`: True, False, or None (cannot tell)."""
+    if handler is None or "BaseException" in handler:
+        return True
+    known, complete = ancestors(raised, module)
+    if any(h in known for h in handler):
+        return True
+    if not complete or raised.startswith("an exception from") or "?" in handler:
+        return None
+    return False  # its bases are all known and none is handled
+
+
+class HandlerExecutor:
+    """Mixin of Executor: needs its state, guard, frame, loops, active(), run_block(),
+    raise_if(), fresh(), store(), eval_any() and tolerant()."""
+
+    def run_other(self, node: ast.stmt, writes) -> bool:
+        """Run a statement this module handles; False if it is not one of them."""
+        if isinstance(node, ast.Try):
+            self.run_try(node, writes)
+        elif isinstance(node, ast.With):
+            self.run_with(node, writes)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.store(ast.Name(node.name, ast.Store()), self.fresh(OPAQUE, node.name))
+        elif isinstance(node, ast.Delete) and all(isinstance(t, ast.Name) for t in node.targets):
+            pass  # a deleted local is not read again on paths Python lets finish
+        elif isinstance(node, ast.Raise) and node.exc is None:
+            self.reraise(node)
+        else:
+            return False
+        return True
+
+    def reraise(self, node: ast.Raise) -> None:
+        caught = getattr(self, "caught", [])
+        if not caught:
+            self.raise_if(TRUE, "RuntimeError", node)  # no active exception
+            return
+        act = self.active()
+        self.raise_if(TRUE, "re-raised exception", node)
+        self.state.explicit = z3.Or(self.state.explicit, z3.And(act, caught[-1].explicit))
+
+    def run_with(self, node: ast.With, writes) -> None:
+        for item in node.items:
+            ctx = self.tolerant(item.context_expr)
+            if item.optional_vars is not None:  # what __enter__ returns: outside code
+                self.store(item.optional_vars, ctx if getattr(ctx, "kind", None) == "class" else
+                           self.fresh(OPAQUE, "with"))
+        self.run_block(node.body, writes)
+
+    def run_try(self, node: ast.Try, writes) -> None:
+        st = self.state
+        saved_raised, saved_explicit, first_site = st.raised, st.explicit, len(st.raises)
+        saved_guard = self.guard
+        entry = self.active()
+        returned_at_entry = self.frame.returned
+        st.raised, st.explicit = FALSE, FALSE
+        self.guard = entry
+        self.run_block(node.body, writes)
+        body_raised, body_explicit = st.raised, st.explicit
+        body_sites = st.raises[first_site:]
+        # else: on the paths that finished the body normally
+        st.raised = body_raised
+        self.run_block(node.orelse, writes)
+        after_else_raised = z3.And(st.raised, z3.Not(body_raised))
+        else_explicit = self._explicit_since(first_site + len(body_sites))
+        caught_any = FALSE
+        handler_raised, handler_explicit = FALSE, FALSE
+        for h in node.handlers:
+            names = _names(h.type)
+            parts = []
+            for s in body_sites:
+                verdict = catches(names, s.what, self.model.module)
+                if verdict is None:
+                    verdict = self.fresh_choice("catches")
+                if verdict is False:
+                    continue
+                parts.append(z3.And(s.cond, verdict) if verdict is not True else s.cond)
+            caught_h = z3.And(z3.Or(*parts), z3.Not(caught_any)) if parts else FALSE
+            caught_any = z3.Or(caught_any, caught_h)
+            if z3.is_false(z3.simplify(caught_h)):
+                continue
+            st.raised, st.explicit = FALSE, FALSE
+            self.guard = caught_h
+            if h.name:
+                self.store(ast.Name(h.name, ast.Store()), self.fresh(OPAQUE, h.name))
+            stack = getattr(self, "caught", None)
+            if stack is None:
+                stack = self.caught = []
+            stack.append(Caught(z3.And(caught_h, body_explicit)))
+            try:
+                self.run_block(h.body, writes)
+            finally:
+                stack.pop()
+            handler_raised = z3.Or(handler_raised, st.raised)
+            handler_explicit = z3.Or(handler_explicit, st.explicit)
+        # the exceptions of the body no handler caught go on
+        for s in body_sites:
+            s.cond = z3.And(s.cond, z3.Not(caught_any))
+        uncaught = z3.And(body_raised, z3.Not(caught_any))
+        raised = z3.Or(uncaught, after_else_raised, handler_raised)
+        explicit = z3.Or(z3.And(body_explicit, z3.Not(caught_any)), else_explicit, handler_explicit)
+        if node.finalbody:
+            self.guard = entry
+            st.raised, st.explicit = FALSE, FALSE
+            returned = self.frame.returned
+            self.frame.returned = returned_at_entry
+            self.run_block(node.finalbody, writes)
+            fin_raised, fin_explicit = st.raised, st.explicit
+            self.frame.returned = z3.Or(returned, self.frame.returned)
+            explicit = z3.Or(z3.And(explicit, z3.Not(fin_raised)), fin_explicit)
+            raised = z3.Or(raised, fin_raised)
+        st.raised = z3.Or(saved_raised, raised)
+        st.explicit = z3.Or(saved_explicit, explicit)
+        self.guard = saved_guard
+
+    def _explicit_since(self, start: int) -> z3.BoolRef:
+        return z3.Or(FALSE, *[s.cond for s in self.state.raises[start:] if s.explicit])
+
+    def fresh_choice(self, hint: str) -> z3.BoolRef:
+        from contractor.model import BOOL
+
+        return self.fresh(BOOL, hint).z
+
+
+__all__ = ["HandlerExecutor", "ancestors", "catches"]

@@ -1,0 +1,72 @@
+"""Opaque values: what contractor cannot type (an untyped parameter, the result of code
+outside the analysed source, a field assigned values of several types).
+
+An opaque value is one z3 datatype term `obj(oid, none, truth)`: its identity, whether it
+is None, and its truth value, the three things the analysed code can test without
+knowing the type. Anything else (an attribute, a call, an operator, `==`) gives a new
+opaque value or Boolean that the query may choose freely. Storing a typed value into
+an opaque place keeps its None-ness and truth; reading an opaque value where a type is
+expected gives a value of that type that is a function of the object (the same object
+reads the same).
+"""
+
+from __future__ import annotations
+
+import z3
+
+from contractor.model import OPAQUE, TypeRef
+
+_DT = z3.Datatype("Opaque")
+_DT.declare("obj", ("oid", z3.IntSort()), ("none", z3.BoolSort()), ("truth", z3.BoolSort()))
+SORT = _DT.create()
+NONE_ID = -1  # the identity of None
+
+
+def oid(z: z3.ExprRef) -> z3.ArithRef:
+    return SORT.oid(z)
+
+
+def is_none(z: z3.ExprRef) -> z3.BoolRef:
+    return SORT.none(z)
+
+
+def truth(z: z3.ExprRef) -> z3.BoolRef:
+    return SORT.truth(z)
+
+
+def make(identity: z3.ArithRef, none: z3.BoolRef, truthy: z3.BoolRef) -> z3.ExprRef:
+    return SORT.obj(identity, none, truthy)
+
+
+def well_formed(z: z3.ExprRef) -> z3.BoolRef:
+    """None is falsy and has None's identity; nothing else has it."""
+    return z3.And(z3.Implies(is_none(z), z3.Not(truth(z))), is_none(z) == (oid(z) == NONE_ID))
+
+
+def fresh_well_formed(name: str) -> z3.ExprRef:
+    """An arbitrary opaque value, well-formed whatever its constants are."""
+    n, t, i = z3.Bool(f"{name}.none"), z3.Bool(f"{name}.truth"), z3.Int(f"{name}.id")
+    return make(z3.If(n, NONE_ID, z3.If(i == NONE_ID, NONE_ID - 1, i)), n, z3.And(z3.Not(n), t))
+
+
+def none_term() -> z3.ExprRef:
+    return make(z3.IntVal(NONE_ID), z3.BoolVal(True), z3.BoolVal(False))
+
+
+def of_term(term: z3.ExprRef, truthy: z3.BoolRef) -> z3.ExprRef:
+    """A typed value seen as an opaque object: its identity is a function of the value."""
+    ident = z3.Function(f"opaque!id!{term.sort()}", term.sort(), z3.IntSort())
+    return make(z3.If(ident(term) == NONE_ID, NONE_ID - 1, ident(term)), z3.BoolVal(False), truthy)
+
+
+def as_term(z: z3.ExprRef, sort: z3.SortRef) -> z3.ExprRef:
+    """The typed value an opaque object reads as where a `sort` is expected."""
+    return z3.Function(f"opaque!as!{sort}", SORT, sort)(z)
+
+
+def is_opaque(t: TypeRef) -> bool:
+    return t.kind == "opaque"
+
+
+__all__ = ["OPAQUE", "SORT", "as_term", "is_none", "is_opaque", "make", "none_term", "of_term", "oid",
+           "truth", "well_formed"]

@@ -1,0 +1,195 @@
+"""Code outside the analysed source, and values contractor cannot type (opaque values).
+
+A name the class does not define (a module function, an imported module, a builtin the
+backend does not model), an attribute of an opaque value, and a call to any of them give
+opaque results (opaque.py). Such a call reaches only what is handed to it: its
+arguments and the object whose method it is have their truth value made arbitrary
+(their identity and None-ness stay); `self`'s fields change only if `self` (or another
+object of the class) is passed, and then the path is not followed further (every field
+the method may write becomes arbitrary). It may raise: that is a `may_raise` finding,
+never a raise guard. Comparisons, operators and subscripts on opaque values give fresh
+results; `is None`, `is` and truth tests are tracked.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import BOOL, FLOAT, INT, OPAQUE, STR, TypeRef
+from contractor.z3backend import opaque as O
+from contractor.z3backend import values as V
+from contractor.z3backend.state import Site
+from contractor.z3backend.values import Val
+
+# builtins whose result type is known whatever their arguments
+_RESULT_TYPES = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
+                 "str": STR, "repr": STR, "format": STR, "int": INT, "round": INT, "float": FLOAT,
+                 "ord": INT, "hash": INT, "id": INT}
+
+# builtins that raise on no argument (of the arities Python accepts)
+_NEVER_RAISE = frozenset({"isinstance", "hasattr", "callable", "id", "bool", "type", "print"})
+
+
+@dataclass(frozen=True)
+class External:
+    """A name from outside the analysed class (module global, import, builtin)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Member:
+    """`base.attr` on an opaque value: a value when read, a method when called."""
+
+    base: Val
+    node: ast.expr  # the expression of `base`, to write its havocked value back
+    attr: str
+
+
+def _escapes_self(node: ast.AST) -> bool:
+    """Whether evaluating `node` may hand `self` to code or call the class's methods."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id == "self":
+            return True
+    return False
+
+
+def _storable(node: ast.expr) -> bool:
+    """A place a havocked value can be written back to: a local or `self.<field>`."""
+    return isinstance(node, ast.Name) or (
+        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self")
+
+
+class OutsideEvaluator:
+    """Mixin of Executor (after ExprEvaluator): opaque values and code outside the source."""
+
+    def note_outside(self, what: str, node: ast.AST | None) -> None:
+        """The paths running here use a value outside code chose: their answers are may."""
+        c = self.active()
+        self.state.outside = z3.Or(self.state.outside, c)
+        self.state.outside_sites.append(Site(c, what, getattr(node, "lineno", 0), self.frame.method))
+
+    def fresh_opaque(self, hint: str, node: ast.AST | None = None) -> Val:
+        self.note_outside(hint, node)
+        return self.fresh(OPAQUE, hint)
+
+    def fresh_typed(self, t: TypeRef, hint: str, node: ast.AST | None = None) -> Val:
+        self.note_outside(hint, node)
+        if t == INT and hint.startswith("len"):
+            v = self.fresh(INT, hint)
+            return Val(INT, z3.If(v.z < 0, -v.z, v.z))
+        return self.fresh(t, hint)
+
+    def none_raises(self, v: Val, exc: str, node: ast.AST) -> None:
+        """Using an opaque value that is None raises (but not while reading raise guards,
+        where outside code, which this is a use of, returns normally)."""
+        if not self.state.outside_returns:
+            self.raise_if(O.is_none(v.z), exc, node)
+
+    def as_value(self, r: Any, node: ast.AST) -> Any:
+        """An External or Member read as a value: an opaque value (None-ness checked)."""
+        if isinstance(r, External):
+            return self.fresh_opaque(r.name, node)
+        if isinstance(r, Member):
+            self.none_raises(r.base, "AttributeError", node)
+            return self.fresh_opaque(r.attr, node)
+        return r
+
+    def tolerant(self, node: ast.expr) -> Any:
+        """An argument handed to outside code: its value, or an opaque one where the backend
+        cannot translate it (unless it could reach `self`)."""
+        try:
+            return self.as_value(self.eval_any(node), node)
+        except UnsupportedConstruct:
+            if _escapes_self(node):
+                raise
+            return self.fresh_opaque("arg", node)
+
+    def havoc_place(self, node: ast.expr, v: Any) -> None:
+        """Outside code got hold of `v` (written at `node`): what it can change, changes."""
+        if not isinstance(v, Val) or not _storable(node):
+            return
+        if isinstance(node, ast.Name) and node.id not in self.frame.locals:
+            return
+        if isinstance(node, ast.Attribute):
+            own = self.frame.locals.get("self")
+            if not isinstance(own, Val) or own.kind != "class" or node.attr not in self.state.objects[own.z]:
+                return
+        if v.kind == "opaque":
+            t = self.fresh(BOOL, "truth")
+            self.store(node, Val(OPAQUE, O.make(O.oid(v.z), O.is_none(v.z), z3.And(z3.Not(O.is_none(v.z)), t.z))))
+        elif v.kind in ("list", "dict", "set") and v.z is not None:
+            self.store(node, self.fresh(v.type, "havoc"))
+
+    def outside_call(self, target: Any, node: ast.Call) -> Val:
+        """A call to code outside the analysed source (see the module docstring)."""
+        args = [(a.value if isinstance(a, ast.Starred) else a) for a in node.args]
+        args += [k.value for k in node.keywords]
+        values = [self.tolerant(a) for a in args]
+        for a, v in zip(args, values):
+            if isinstance(v, Val) and v.kind == "any":  # a typed value z3 does not model
+                raise UnsupportedConstruct(f"a {v.type} value handed to {type(target).__name__.lower()} code",
+                                           self.loc(a))
+            if isinstance(v, Val) and v.kind == "class":
+                raise UnsupportedConstruct("an object of the class handed to code outside the analysed source",
+                                           self.loc(a))
+        name = target.name if isinstance(target, External) else (
+            target.attr if isinstance(target, Member) else "an opaque value")
+        if isinstance(target, Member):
+            self.none_raises(target.base, "AttributeError", node)
+            self.havoc_place(target.node, target.base)
+        elif isinstance(target, Val) and target.kind == "opaque":
+            self.none_raises(target, "TypeError", node)
+        for a, v in zip(args, values):
+            # a function of another module is taken not to change an untyped argument's
+            # truth (struct.pack(self.n)); a method may change its object and arguments
+            if isinstance(target, Member) or (isinstance(v, Val) and v.kind != "opaque"):
+                self.havoc_place(a, v)
+        if not (isinstance(target, External) and target.name in _NEVER_RAISE) and not self.state.outside_returns:
+            fails = self.fresh(BOOL, f"raises!{name}")
+            self.raise_if(fails.z, f"an exception from {name}()", node)
+        if isinstance(target, External) and target.name == "bool" and len(values) == 1 \
+                and isinstance(values[0], Val) and values[0].kind not in ("any", "class"):
+            return Val(BOOL, V.truthy(values[0]))
+        if isinstance(target, External) and target.name in _RESULT_TYPES:
+            return self.fresh_typed(_RESULT_TYPES[target.name], target.name, node)
+        return self.fresh_opaque(f"call!{name}", node)
+
+    def opaque_compare(self, op: ast.cmpop, a: Val, b: Val) -> z3.BoolRef:
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            same = V.equal(a, b) if "none" not in (a.kind, b.kind) else (
+                O.is_none(V.to_opaque(b if a.kind == "none" else a)))
+            return same if isinstance(op, ast.Is) else z3.Not(same)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and "none" in (a.kind, b.kind):
+            same = O.is_none(V.to_opaque(b if a.kind == "none" else a))
+            return same if isinstance(op, ast.Eq) else z3.Not(same)
+        return self.fresh_typed(BOOL, "compare").z
+
+    def opaque_operation(self, hint: str, node: ast.AST | None = None) -> Val:
+        return self.fresh_opaque(hint, node)
+
+    # -- expressions no other module translates -------------------------------------
+
+    def e_JoinedStr(self, node: ast.JoinedStr) -> Val:
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                self.tolerant(part.value)
+        return self.fresh_typed(STR, "fstring", node)
+
+    def _opaque_expr(self, node: ast.expr) -> Val:
+        if _escapes_self(node):
+            raise UnsupportedConstruct(f"{type(node).__name__} using self", self.loc(node))
+        return self.fresh_opaque(type(node).__name__, node)
+
+    e_Dict = e_Set = e_ListComp = e_SetComp = e_DictComp = e_GeneratorExp = e_Lambda = _opaque_expr
+
+    def e_Starred(self, node: ast.Starred) -> Val:
+        return self.tolerant(node.value)
+
+
+__all__ = ["External", "Member", "OutsideEvaluator"]
