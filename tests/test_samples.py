@@ -182,6 +182,32 @@ EXPECTED = {
     # with room for a header / started and full (headers == 3) / sent / closed (stuck:
     # start needs open, the others a request under way). receive from sent raises
     # ZeroDivisionError without headers (a finding, not a guard); reopen always raises.
+    # Untyped (no annotation at all): idle / printing, by whether the owner is set, whether
+    # a job is kept (after finish it is None, after refill it may be kept), and the pages
+    # left (start needs pages < 2, feed pages < 3). feed appends to the opaque log: its
+    # transitions depend on outside code, so they are may (the printer's fields are exact).
+    "untyped": Expected(
+        "untyped.py:Printer",
+        {"CRS": ("claim", "refill", "start"), "RS": ("refill", "start"), "CFF": ("claim", "feed", "finish"),
+         "FF": ("feed", "finish"), "CF": ("claim", "finish"), "CR": ("claim", "refill"), "F": ("finish",),
+         "R": ("refill",), "CFRS": ("claim", "feed", "refill", "start"), "FRS": ("feed", "refill", "start"),
+         "CFR": ("claim", "feed", "refill"), "FR": ("feed", "refill")},
+        ("CRS",),
+        tuple(tuple(e.split()) for e in (
+            "CRS claim RS must", "CRS refill CRS must", "CRS start CFF must", "RS refill RS must",
+            "RS start FF must", "CFF claim FF must", "CFF feed CF may", "CFF feed CFF may",
+            "CFF finish CR must", "CFF finish CRS must", "FF feed F may", "FF feed FF may",
+            "FF finish R must", "FF finish RS must", "CF claim F must", "CF finish CR must",
+            "CF finish CRS must", "CR claim R must", "CR refill CRS must", "CR refill CFRS must",
+            "F finish R must", "F finish RS must", "R refill RS must", "R refill FRS must",
+            "CFRS claim FRS must", "CFRS feed CFR may", "CFRS feed CFRS may", "CFRS refill CFRS must",
+            "CFRS start CFF must", "FRS feed FR may", "FRS feed FRS may", "FRS refill FRS must",
+            "FRS start FF must", "CFR claim FR must", "CFR feed CR may", "CFR refill CFRS must",
+            "FR feed R may", "FR refill FRS must")),
+        {"name": ["n"], "_Printer__state": [0, 1], "pages": [0, 1, 2, 3], "job": [None, "j"],
+         "log": [None, [], 0], "owner": [None, 1]},
+        {"__init__": {"name": ["n"], "log": [None, [], 0]}, "start": {"job": ["j"]},
+         "refill": {"amount": [0, 1]}, "claim": {"who": [1]}}, preconditions="implicit"),
     "guards": Expected(
         "guards.py:Channel",
         {"I": ("close", "start"), "X": (), "H": ("close", "header", "send"), "F": ("close", "send"),

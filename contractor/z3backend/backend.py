@@ -80,7 +80,10 @@ class Z3Backend:
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         if self.reuse is not None:
-            found = self.reuse.targets(method, source, self.inexact_reason(method))
+            # per-part answers do not follow paths: where the method uses values outside code
+            # chose on some path, all its answers are may
+            reason = self.inexact_reason(method) or self.method_outside_reason(method)
+            found = self.reuse.targets(method, source, reason)
             if found is not None:
                 return found
         return self.enumerate(method, source)
@@ -300,6 +303,14 @@ class Z3Backend:
             return None
         k, v = min(relevant.items())
         return f"untranslated condition ({k}: {v})"
+
+    def method_outside_reason(self, name: str) -> str | None:
+        o = self.outcome(name)
+        if isinstance(o, UnsupportedConstruct) or z3.is_false(o.outside):
+            return None
+        site = o.outside_sites[0] if o.outside_sites else None
+        where = f" ({site.what}, line {site.line})" if site else ""
+        return f"depends on code outside the analysed source{where}"
 
     def outside_reason(self, m: z3.ModelRef, o: Outcome) -> str | None:
         """Why the model's path is not exact because it used values outside code chose, or None."""

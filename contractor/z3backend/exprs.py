@@ -208,11 +208,6 @@ class ExprEvaluator:
             else:
                 self.tolerant(node.slice)
             return self.opaque_operation("item", node)
-        if isinstance(node.slice, ast.Slice) and base.kind in ("str", "list") and base.z is not None:
-            for part in (node.slice.lower, node.slice.upper, node.slice.step):
-                if part is not None:
-                    self.eval(part)
-            return self.fresh_typed(base.type, "slice", node)  # some value of the same type
         if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
             return self.tuple_item(base, node)
         if base.kind == "dict":

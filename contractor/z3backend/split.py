@@ -172,7 +172,7 @@ def state_groups(index: SymbolIndex, invariant: z3.BoolRef, enabled: dict[str, z
 
 def shown(name: str, v: Val) -> bool:
     """Whether a field appears in a witness (as Z3Backend.witness decides)."""
-    return v.kind not in ("any", "undefined") and not name.startswith("__")
+    return v.kind not in ("any", "undefined") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _same(a: Val, b: Val) -> bool:
