@@ -278,7 +278,7 @@ class Z3Backend:
                         continue
                     enabled = enabled_in(m, bits)
                     witness = self.witness(m, o, source is not None)
-                    outside = self.outside_reason(m, o)
+                    outside = self.method_outside_reason(name)  # per method, as reuse.py answers
                     if exact and not inexact_reason and status == OK and outside is None:
                         found[enabled] = Target(enabled, "must", witness, "z3")
                     else:
@@ -311,15 +311,6 @@ class Z3Backend:
         site = o.outside_sites[0] if o.outside_sites else None
         where = f" ({site.what}, line {site.line})" if site else ""
         return f"depends on code outside the analysed source{where}"
-
-    def outside_reason(self, m: z3.ModelRef, o: Outcome) -> str | None:
-        """Why the model's path is not exact because it used values outside code chose, or None."""
-        if z3.is_false(o.outside) or not z3.is_true(m.eval(o.outside, model_completion=True)):
-            return None
-        for s in o.outside_sites:
-            if z3.is_true(m.eval(s.cond, model_completion=True)):
-                return f"depends on code outside the analysed source ({s.what}, line {s.line})"
-        return "depends on code outside the analysed source"
 
     def unknown_reason(self, m: z3.ModelRef, sites: list[Site]) -> str:
         for s in sites:

@@ -181,6 +181,11 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
             if seq.kind == "dict":
                 self.store_dict_item(target, v)
                 return
+            if seq.kind == "opaque":  # outside code (__setitem__): it may change the object
+                self.tolerant(target.slice)
+                self.none_raises(seq, "TypeError", target)
+                self.havoc_place(target.value, seq)
+                return
             if seq.kind != "list" or seq.z is None:
                 raise UnsupportedConstruct("item assignment", self.loc(target))
             i = V.to_int(self.eval(target.slice))
@@ -318,11 +323,18 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
             else:
                 raise UnsupportedConstruct("a field made to share another list (aliasing)", self.loc(t))
 
-    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST) -> dict[str, Val]:
+    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST,
+             unknown_rest: bool = False) -> dict[str, Val]:
+        """Arguments to parameters; `unknown_rest`: a `*args`/`**kw` at the call may supply
+        any parameter not given otherwise (it gets an arbitrary value of its type)."""
         params = method.params
+        vararg = method.node.args.vararg
+        bound: dict[str, Any] = {}
+        if vararg is not None:  # def f(self, a, *rest): rest is a tuple outside code may read
+            bound[vararg.arg] = self.fresh(TypeRef("opaque"), vararg.arg)
+            args = args[:len(params)]
         if len(args) > len(params):
             raise UnsupportedConstruct(f"too many arguments to {method.name}()", self.loc(node))
-        bound: dict[str, Any] = {}
         for p, a in zip(params, args):
             bound[p.name] = a
         for k, a in kwargs.items():
@@ -330,6 +342,8 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
                 raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
             bound[k] = a
         for p in params:
+            if p.name not in bound and unknown_rest and p.type is not None and p.type.kind not in ("any", "class"):
+                bound[p.name] = self.fresh(p.type, p.name)
             if p.name not in bound:
                 if p.default is None:
                     raise UnsupportedConstruct(f"missing argument {p.name} to {method.name}()", self.loc(node))
@@ -338,11 +352,12 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
                 bound[p.name] = V.coerce(bound[p.name], p.type)
         return bound
 
-    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST) -> Val:
+    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST,
+                    unknown_rest: bool = False) -> Val:
         method = self.model.methods[name]
         if self.state.depth >= MAX_INLINE_DEPTH:
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
-        bound = self.bind(method, args, kwargs, node)
+        bound = self.bind(method, args, kwargs, node, unknown_rest)
         return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
 
     def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:

@@ -7,6 +7,7 @@ executor turns into an "unknown" path rather than a guess.
 from __future__ import annotations
 
 import ast
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +105,10 @@ class ExprEvaluator:
         try:
             return V.const(node.value)
         except UnsupportedConstruct as e:
+            if isinstance(node.value, (bytes, complex, type(...))):  # an untyped constant
+                ident = zlib.crc32(repr(node.value).encode()) + 1  # deterministic, never None's
+                return Val(TypeRef("opaque"), O.make(z3.IntVal(ident), z3.BoolVal(False),
+                                                     z3.BoolVal(bool(node.value))))
             raise self.unsupported(node, e.construct) from None
 
     def e_Name(self, node: ast.Name) -> Any:
@@ -391,6 +396,13 @@ class ExprEvaluator:
             target = self.eval_any(func)
             if isinstance(target, (External, Member)) or (isinstance(target, Val) and target.kind == "opaque"):
                 return self.outside_call(target, node)
+            if isinstance(target, BoundMethod):  # f(a, *rest, **kw): what they supply is unknown
+                args = [self.as_value(self.eval_any(a), a) for a in node.args if not isinstance(a, ast.Starred)]
+                kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords if k.arg}
+                for extra in [a.value for a in node.args if isinstance(a, ast.Starred)] + \
+                        [k.value for k in node.keywords if k.arg is None]:
+                    self.tolerant(extra)
+                return self.call_method(target.obj, target.name, args, kwargs, node, unknown_rest=True)
             raise self.unsupported(node, "*args/**kwargs in a call")
         target = self.eval_any(func)
         if isinstance(target, BoundMethod):

@@ -19,7 +19,10 @@ from dataclasses import dataclass
 import z3
 
 from contractor.model import OPAQUE
-from contractor.z3backend.state import FALSE, TRUE
+from contractor.z3backend import effects
+from contractor.z3backend import values as V
+from contractor.z3backend.state import FALSE, TRUE, Loop
+from contractor.z3backend.values import Val
 
 _ROOTS = ("BaseException", "Exception")
 
@@ -88,13 +91,52 @@ class HandlerExecutor:
             self.run_with(node, writes)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.store(ast.Name(node.name, ast.Store()), self.fresh(OPAQUE, node.name))
-        elif isinstance(node, ast.Delete) and all(isinstance(t, ast.Name) for t in node.targets):
-            pass  # a deleted local is not read again on paths Python lets finish
+        elif isinstance(node, ast.Delete) and all(isinstance(t, (ast.Name, ast.Subscript)) for t in node.targets):
+            for t in node.targets:  # del x: not read again on paths Python lets finish
+                if isinstance(t, ast.Subscript):  # del v[i] on an untyped value: outside code
+                    v = self.eval_any(t.value)
+                    if getattr(v, "kind", None) != "opaque":
+                        return False
+                    self.havoc_place(t.value, v)
         elif isinstance(node, ast.Raise) and node.exc is None:
             self.reraise(node)
         else:
             return False
         return True
+
+    def run_opaque_for(self, node: ast.For, writes) -> None:
+        """`for x in <untyped value>`: any number of iterations. What the body writes is
+        arbitrary at the start of an iteration; the body then runs once, or not at all."""
+        act = self.active()
+        names = {n.id for stmt in node.body for n in ast.walk(stmt)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for name in sorted(names & set(self.frame.locals)):
+            old = self.frame.locals[name]
+            if isinstance(old, Val) and old.kind not in ("class", "any", "none"):
+                self.frame.locals[name] = V.ite(act, self.fresh(old.type, name), old)
+        own = self.frame.locals.get("self")
+        if isinstance(own, Val) and own.kind == "class":
+            fields = self.state.objects[own.z]
+            root = self.root[0] if self.root is not None else self.frame.method
+            may_write = effects.writes(self.model, root)
+            for name, v in list(fields.items()):
+                if v.kind in ("any", "class", "undefined") or (may_write is not None and name not in may_write):
+                    continue
+                fields[name] = V.ite(act, self.fresh(v.type, name), v)
+        saved = self.guard
+        self.guard = z3.And(saved, self.fresh_choice("iterates"))
+        self.loops.append(Loop())
+        try:
+            self.store(node.target, self.fresh_opaque("item", node)) if isinstance(node.target, ast.Name) \
+                else self.unpack_opaque(node.target)
+            self.run_block(node.body, writes)
+        finally:
+            self.loops.pop()
+            self.guard = saved
+
+    def unpack_opaque(self, target: ast.expr) -> None:
+        for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+            self.store(t, self.fresh_opaque("item", t))
 
     def reraise(self, node: ast.Raise) -> None:
         caught = getattr(self, "caught", [])

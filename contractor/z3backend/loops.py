@@ -24,6 +24,9 @@ class LoopExecutor:
         if node.orelse:
             raise UnsupportedConstruct("loop with an else clause", self.loc(node))
         items = self.loop_items(node) if isinstance(node, ast.For) else None
+        if items == "opaque":  # over an untyped value (handlers.py)
+            self.run_opaque_for(node, writes)
+            return
         loop = Loop()
         self.loops.append(loop)
         saved_guard = self.guard
@@ -84,7 +87,10 @@ class LoopExecutor:
                 i = start + k * step
                 return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
             return at
-        at = items_of(self.eval_any(it))
+        seq = self.eval_any(it)
+        if getattr(seq, "kind", None) == "opaque" or type(seq).__name__ in ("External", "Member"):
+            return "opaque"
+        at = items_of(seq)
         if at is not None:
             return at
         raise UnsupportedConstruct("for-loop over something other than range(), a str, list, tuple, "

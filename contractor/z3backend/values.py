@@ -114,7 +114,7 @@ def tuple_items(v: Val) -> list[Val]:
 
 def make_tuple(items: list[Val]) -> Val:
     for x in items:
-        if x.kind not in SCALARS and x.kind not in ("tuple", "list"):
+        if x.kind not in SCALARS and x.kind not in ("tuple", "list", "opaque"):
             raise UnsupportedConstruct(f"a tuple holding a {x.type}")
     t = TypeRef("tuple", tuple(x.type for x in items))
     return Val(t, T.make(sort_of(t), [x.z for x in items]))
