@@ -16,25 +16,10 @@ from __future__ import annotations
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, FLOAT, INT, STR, Method, TypeRef
+from contractor.model import Method
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
-from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
-
-
-def _type_of_sort(sort: z3.SortRef) -> TypeRef:
-    if sort == z3.BoolSort():
-        return BOOL
-    if sort == z3.IntSort():
-        return INT
-    if sort == z3.StringSort():
-        return STR
-    if isinstance(sort, z3.FPSortRef):
-        return FLOAT
-    if isinstance(sort, z3.SeqSortRef):
-        return TypeRef("list", (_type_of_sort(sort.basis()),))
-    raise UnsupportedConstruct(f"a value of sort {sort} in a raise guard")
 
 
 def _unknown_predicate(sem, name: str, label: str) -> z3.BoolRef:
@@ -56,22 +41,55 @@ def guarded_enabledness(sem, method: Method) -> z3.BoolRef:
                                     "its raise guards could not be read"))
         return _unknown_predicate(sem, method.name, "guards")
     ok = z3.And(o.pre, *[V.well_formed(v) for v in o.args.values()], z3.Not(o.explicit))
-    if not z3.is_false(o.unknown):
-        # a path the translation could not follow may or may not reach a raise later
-        sem.inexact[f"{method.name}:guards"] = next((s.what for s in o.unknowns), "untranslated construct")
-        for s in o.unknowns:
-            sem.unknowns.append(Unknown(method.name, s.line, s.what, "in its raise guards"))
-        ok = z3.And(ok, z3.Or(z3.Not(o.unknown), _unknown_predicate(sem, method.name, "guards")))
     fields = {str(c) for c in sem.flat(sem.fields)}
+    if z3.is_false(o.unknown):
+        return _exists(sem, method, ok, fields)
+    # a path the translation could not follow may or may not reach a raise later: that
+    # part is an unknown predicate of the object (every answer using it is may)
+    sem.inexact[f"{method.name}:guards"] = next((s.what for s in o.unknowns), "untranslated construct")
+    for s in o.unknowns:
+        sem.unknowns.append(Unknown(method.name, s.line, s.what, "in its raise guards"))
+    known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields)
+    unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields)
+    return z3.Or(known, z3.And(unfinished, _unknown_predicate(sem, method.name, "guards")))
+
+
+def _exists(sem, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
+    """exists (everything but the fields). ok, quantifier-free where z3 can make it so;
+    applications of uninterpreted functions to the chosen values are chosen values too."""
+    ok = _abstract_applications(ok, fields)
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:
         return z3.simplify(ok)
     formula = z3.Exists(chosen, ok)
     eliminated = eliminate_quantifiers(formula, sem.qe_timeout_ms)
-    if eliminated is formula:
-        try:
-            params = {str(c): Val(_type_of_sort(c.sort()), c) for c in chosen}
-        except UnsupportedConstruct:
-            return formula  # z3 decides it as a quantified formula (may answer unknown)
-        sem.quantified[method.name] = (params, ok)
-    return eliminated
+    if eliminated is not formula:
+        return eliminated
+    # z3 cannot eliminate it: an unknown predicate of the object (its answers are may)
+    # rather than a quantified bit the exploration would have to refine
+    sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
+    sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
+                                "z3 could not eliminate the arguments and outside values"))
+    return _unknown_predicate(sem, method.name, "guards")
+
+
+def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
+    """Replace each application of an uninterpreted function (opaque.py's readings of an
+    untyped value) that is not over fields alone by a fresh constant, chosen with the rest."""
+    apps: dict[int, z3.ExprRef] = {}
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_app(x) and x.num_args() > 0 and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            if not all(str(c) in fields for c in free_constants(x)):
+                apps[x.get_id()] = x
+                continue
+        todo.extend(x.children())
+    if not apps:
+        return e
+    pairs = [(a, z3.Const(f"guard!app!{i}", a.sort())) for i, a in enumerate(apps.values())]
+    return z3.substitute(e, *pairs)

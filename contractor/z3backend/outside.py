@@ -52,10 +52,17 @@ class Member:
 
 
 def _escapes_self(node: ast.AST) -> bool:
-    """Whether evaluating `node` may hand `self` to code or call the class's methods."""
+    """Whether evaluating `node` may hand `self` to code or call the class's methods
+    (reading `self.<field>` does neither)."""
+    parents = {id(c): p for p in ast.walk(node) for c in ast.iter_child_nodes(p)}
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and sub.id == "self":
-            return True
+            parent = parents.get(id(sub))
+            if not isinstance(parent, ast.Attribute):
+                return True
+            grand = parents.get(id(parent))
+            if isinstance(grand, ast.Call) and grand.func is parent:
+                return True
     return False
 
 

@@ -1,0 +1,50 @@
+"""Real classes of the installed Python 3.11 standard library, analysed in place (never
+copied): the protocol facts a reader of each source states, asserted on the typestate.
+
+Slow (tens of seconds on a loaded machine): marked so."""
+
+from __future__ import annotations
+
+import pytest
+
+from contractor.api import InferOptions, infer
+
+pytestmark = pytest.mark.slow
+
+SETTERS = ("setnchannels", "setsampwidth", "setframerate", "setnframes", "setcomptype", "setparams")
+
+
+def _enabled(ts, state_id: str) -> frozenset[str]:
+    return frozenset(ts.state(state_id).enabled)
+
+
+def test_wave_write_parameters_before_the_first_write_not_after() -> None:
+    ts = infer("wave:Wave_write", InferOptions(backend="z3"))
+    assert ts.preconditions == "implicit" and ts.complete
+    initial = [_enabled(ts, s) for s in ts.initial]
+    # a fresh writer: every parameter can be set, none can be read back, getparams refuses
+    assert initial and all(set(SETTERS) <= e for e in initial)
+    assert all(not e & {"getnchannels", "getsampwidth", "getframerate", "getparams"} for e in initial)
+    # close() on a fresh writer with a file and no parameters raises wave.Error (a guard)
+    assert any("close" not in e for e in initial)
+    # after a write, no parameter can be set any more (one guard, `if self._datawritten`)
+    after_write = {t.target for t in ts.transitions if t.method in ("writeframes", "writeframesraw")}
+    assert any(not set(SETTERS) & _enabled(ts, s) for s in after_write)
+    for s in ts.states:
+        enabled = set(s.enabled)
+        assert ("setnchannels" in enabled) == ("setsampwidth" in enabled) == ("setframerate" in enabled)
+    # set, then get
+    set_then = {_enabled(ts, t.target) for t in ts.transitions if t.method == "setnchannels" and t.source in ts.initial}
+    assert any("getnchannels" in e for e in set_then)
+    never = {f.method for f in ts.findings if str(f.kind.value if hasattr(f.kind, "value") else f.kind) == "never_enabled"}
+    assert {"setmark", "getmark"} <= never
+
+
+def test_asyncio_lock_release_only_after_acquire() -> None:
+    ts = infer("asyncio.locks:Lock", InferOptions(backend="z3"))
+    assert ts.complete
+    initial = [_enabled(ts, s) for s in ts.initial]
+    assert initial and all("release" not in e and "acquire" in e for e in initial)  # RuntimeError
+    after_acquire = {_enabled(ts, t.target) for t in ts.transitions if t.method == "acquire"}
+    assert any("release" in e for e in after_acquire)
+    assert all("locked" in _enabled(ts, s.id) for s in ts.states)
