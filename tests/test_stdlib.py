@@ -34,9 +34,10 @@ def test_wave_write_parameters_before_the_first_write_not_after() -> None:
         enabled = set(s.enabled)
         assert ("setnchannels" in enabled) == ("setsampwidth" in enabled) == ("setframerate" in enabled)
     # set, then get
-    set_then = {_enabled(ts, t.target) for t in ts.transitions if t.method == "setnchannels" and t.source in ts.initial}
+    set_then = {_enabled(ts, t.target) for t in ts.transitions
+                if t.method == "setnchannels" and t.source in ts.initial}
     assert any("getnchannels" in e for e in set_then)
-    never = {f.method for f in ts.findings if str(f.kind.value if hasattr(f.kind, "value") else f.kind) == "never_enabled"}
+    never = {f.method for f in ts.findings if getattr(f.kind, "value", f.kind) == "never_enabled"}
     assert {"setmark", "getmark"} <= never
 
 
