@@ -103,12 +103,14 @@ def explore(
     prefetch = getattr(backend, "prefetch", None)
     interrupted = False
 
-    def check_stop() -> None:
-        why = stop() if stop is not None else None
+    def raise_stop(why: Stop | None) -> None:
         if why is Stop.INTERRUPT:
             raise KeyboardInterrupt
         if why is Stop.BUDGET:
             raise _OutOfBudget
+
+    def check_stop() -> None:
+        raise_stop(stop() if stop is not None else None)
 
     def visit(enabled: Enabled) -> str:
         if enabled not in ids:
@@ -120,7 +122,18 @@ def explore(
                 on_event(StateFound(ids[enabled], tuple(sorted(enabled))))
         return ids[enabled]
 
-    try:
+    def run() -> None:
+        try:
+            search()
+        except Exception:
+            # A solver cancelled by the run guard (the watchdog interrupts z3 once the budget is
+            # spent or Ctrl-C came) may raise instead of answering "unknown": that is the stop.
+            why = stop() if stop is not None else None
+            if why is None:
+                raise
+            raise_stop(why)
+
+    def search() -> None:
         for ctor in model.constructors:
             check_stop()
             for t in _order(backend.initial_targets(ctor)):
@@ -140,6 +153,9 @@ def explore(
                         on_event(TransitionFound(transitions[-1]))
                 if on_progress:
                     on_progress(len(ids), len(transitions))
+
+    try:
+        run()
     except _StateLimit:
         complete = False
         extra_findings.append(Finding(
