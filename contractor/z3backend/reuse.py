@@ -65,8 +65,8 @@ class Reuse:
 
     def _make_split(self, name: str) -> MethodSplit | None:
         b, sem = self.b, self.b.sem
-        if sem.quantified:
-            return None  # enabledness bits need lazy refinement: ask whole queries
+        if sem.quantified or sem.distinct_seqs:
+            return None  # enabledness bits or set/dict distinctness need lazy refinement: whole queries
         built = b.base(name)
         if built is None:
             return None
