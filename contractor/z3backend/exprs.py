@@ -19,7 +19,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView, MapMethod
-from contractor.z3backend.outside import External, Member
+from contractor.z3backend.outside import External, Member, escapes_self
 from contractor.z3backend.quantifiers import QUANTIFIERS
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -388,7 +388,7 @@ class ExprEvaluator:
                     if not starred:
                         return self.call_builtin(func.id, node)
                 except UnsupportedConstruct:
-                    if _calls_self(node):
+                    if escapes_self(node):
                         raise
                 return self.outside_call(External(func.id), node)
             return self.call_builtin(func.id, node)
@@ -486,18 +486,3 @@ class ExprEvaluator:
             self.store(m.target, Val(lst.type, z3.Empty(lst.z.sort())))
             return V.NONE_VAL
         return self.call_list_extra(m, lst, args, node)
-
-
-def _calls_self(node: ast.Call) -> bool:
-    """Whether a call's arguments call the class's methods or hand `self` on (evaluating
-    them twice would repeat their effects); reading `self.<field>` is fine."""
-    parents = {id(c): p for p in ast.walk(node) for c in ast.iter_child_nodes(p)}
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.id == "self":
-            parent = parents.get(id(sub))
-            if not isinstance(parent, ast.Attribute):
-                return True
-            grand = parents.get(id(parent))
-            if isinstance(grand, ast.Call) and grand.func is parent:
-                return True
-    return False

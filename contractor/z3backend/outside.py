@@ -51,7 +51,7 @@ class Member:
     attr: str
 
 
-def _escapes_self(node: ast.AST) -> bool:
+def escapes_self(node: ast.AST) -> bool:
     """Whether evaluating `node` may hand `self` to code or call the class's methods
     (reading `self.<field>` does neither)."""
     parents = {id(c): p for p in ast.walk(node) for c in ast.iter_child_nodes(p)}
@@ -113,7 +113,7 @@ class OutsideEvaluator:
         try:
             return self.as_value(self.eval_any(node), node)
         except UnsupportedConstruct:
-            if _escapes_self(node):
+            if escapes_self(node):
                 raise
             return self.fresh_opaque("arg", node)
 
@@ -189,7 +189,7 @@ class OutsideEvaluator:
         return self.fresh_typed(STR, "fstring", node)
 
     def _opaque_expr(self, node: ast.expr) -> Val:
-        if _escapes_self(node):
+        if escapes_self(node):
             raise UnsupportedConstruct(f"{type(node).__name__} using self", self.loc(node))
         return self.fresh_opaque(type(node).__name__, node)
 
@@ -199,4 +199,4 @@ class OutsideEvaluator:
         return self.tolerant(node.value)
 
 
-__all__ = ["External", "Member", "OutsideEvaluator"]
+__all__ = ["External", "Member", "OutsideEvaluator", "escapes_self"]
