@@ -407,8 +407,10 @@ class Z3Backend:
             if z3.is_true(m.eval(v.is_none, model_completion=True)):
                 return None
             return self.value(m, Val(v.type.args[0], v.z))
-        if v.kind == "list":
-            return [py_value(x) for x in seq_elements(m, v.z)] if v.z is not None else []
+        if v.kind == "list":  # elements by their own type (a list of tuples holds datatype values)
+            if v.z is None:
+                return []
+            return [self.value(m, Val(v.type.args[0], x)) for x in seq_elements(m, v.z)]
         if v.kind == "tuple":
             return [self.value(m, x) for x in V.tuple_items(Val(v.type, m.eval(v.z, model_completion=True)))]
         if v.kind in ("set", "dict"):
