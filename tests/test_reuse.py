@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 
 from contractor.api import InferOptions, load_model
 from contractor.explore import explore
-from contractor.typestate import Typestate
+from contractor.typestate import FindingKind, Typestate
 from contractor.z3backend import Z3Backend
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,11 +95,14 @@ SPLIT = textwrap.dedent('''\
 
 
 def comparable(ts: Typestate) -> tuple:
-    """Everything of a typestate but witnesses, counterexamples' models and timings."""
+    """Everything of a typestate but witnesses, counterexamples' models and timings. The line
+    of a may_raise finding is its counterexample's raise site: where a method can raise at
+    several places, which one the model shows is not part of the answer."""
     return (ts.states,
             [(t.source, t.method, t.target, t.certainty, t.backend, t.reason) for t in ts.transitions],
             [(i.constructor, i.target, i.certainty, i.reason) for i in ts.initializations],
-            [(f.kind, f.method, f.state, f.line) for f in ts.findings],
+            [(f.kind, f.method, f.state, None if f.kind is FindingKind.MAY_RAISE else f.line)
+             for f in ts.findings],
             ts.unknowns, ts.complete)
 
 
