@@ -57,7 +57,8 @@ class Unreadable:
 Linearised = ClassSource | Unreadable
 
 
-def _dotted(expr: ast.expr) -> str | None:
+def dotted_name(expr: ast.expr) -> str | None:
+    """`a.b.c` for an attribute chain over a name, else None."""
     parts: list[str] = []
     while isinstance(expr, ast.Attribute):
         parts.append(expr.attr)
@@ -169,7 +170,7 @@ class BaseResolver:
         out: list[Linearised] = []
         for expr in cls.node.bases:
             target = expr.value if isinstance(expr, ast.Subscript) else expr  # Generic[T], Base[int]
-            name = _dotted(target)
+            name = dotted_name(target)
             loc = Location(cls.display_path, expr.lineno, expr.col_offset)
             if name is None:
                 out.append(Unreadable(ast.unparse(expr), "not a plain class name", loc))
@@ -224,4 +225,4 @@ def c3(cls: ClassSource, resolver: BaseResolver) -> list[Linearised]:
     return mro(cls, ())
 
 
-__all__ = ["BaseResolver", "ClassSource", "Unreadable", "Linearised", "c3", "NEUTRAL"]
+__all__ = ["BaseResolver", "ClassSource", "Unreadable", "Linearised", "c3", "dotted_name", "NEUTRAL"]

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from contractor.contracts.bases import ClassSource, Linearised, Unreadable
+from contractor.contracts.bases import ClassSource, Linearised, Unreadable, dotted_name
 
 OBJECT_METHODS = frozenset({"__init__", "__init_subclass__", "__post_init__"})
 
@@ -69,7 +69,7 @@ class SuperRewriter(ast.NodeTransformer):
         if _is_super(func.value):
             target = next_definition(self.mro, self.owner + 1, func.attr, self.defines)
         elif args and isinstance(args[0], ast.Name) and args[0].id == "self":
-            dotted = _dotted(func.value)
+            dotted = dotted_name(func.value)
             if dotted == "object" and func.attr in OBJECT_METHODS:
                 target, args = SuperTarget(func.attr, None), args[1:]  # object.__init__(self)
             elif dotted is not None:
@@ -87,16 +87,6 @@ def _is_super(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "super" \
         and (not expr.args or (len(expr.args) == 2 and isinstance(expr.args[1], ast.Name)
                                and expr.args[1].id == "self"))
-
-
-def _dotted(expr: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    return ".".join([expr.id, *reversed(parts)])
 
 
 def rewrite(fn: ast.FunctionDef, rewriter: SuperRewriter) -> ast.FunctionDef:
