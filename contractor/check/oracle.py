@@ -35,6 +35,7 @@ class Z3Oracle:
         return self._backend
 
     def _fixed(self, o, args: dict[str, Any]) -> list | None:
+        from contractor.z3backend import valops as P
         from contractor.z3backend import values as V
 
         extra = []
@@ -42,7 +43,7 @@ class Z3Oracle:
             val = o.args.get(name)
             if val is None:
                 return None
-            extra.append(V.equal(val, V.const(value)))
+            extra.append(P.equal(val, V.const(value)))
         return extra
 
     def _targets(self, method: str, source: Enabled | None, args: dict[str, Any]) -> list[Enabled] | None:

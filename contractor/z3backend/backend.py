@@ -11,35 +11,25 @@ when the method has paths the translation could not follow (their targets are ma
 from __future__ import annotations
 
 import itertools
-import time
+from typing import Any
 
 import z3
 
 from contractor.backend import Enabled, Target
 from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
-from contractor.state_invariants import precondition_invariant
 from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
-from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
+from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
-from contractor.z3backend.pyprint import NotPrintable, PyPrinter
-from contractor.z3backend.readable import (
-    MAX_ATOMS,
-    Budget,
-    OutOfTime,
-    atoms,
-    conjunction_of_literals,
-    prefer_equalities,
-)
+from contractor.z3backend.invtext import InvariantText
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver, py_value, seq_elements
+from contractor.z3backend.z3util import make_solver
 
 MAX_FALLBACK_CANDIDATES = 4096
-READABLE_SECONDS = 5.0  # time for making every state invariant of a run readable
 
 
 class Z3Backend:
@@ -56,11 +46,8 @@ class Z3Backend:
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, tuple] = {}
-        self._inv_solver: z3.Solver | None = None
         self.reuse = Reuse(self) if reuse else None
-        self._printer: PyPrinter | None = None
-        self._readable_budget = Budget(READABLE_SECONDS)
-        self._too_big: bool | None = None  # the state patterns' atoms exceed MAX_ATOMS
+        self._invariants = InvariantText(self)
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -89,62 +76,8 @@ class Z3Backend:
         return self.enumerate(method, source)
 
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
-        """A Python predicate on `self` that, for objects meeting the class invariant,
-        holds exactly in this state (z3's, else one read off the preconditions). The
-        search for a short form has a budget for the whole run (READABLE_SECONDS) and is
-        not tried on formulas with more than MAX_ATOMS atoms."""
-        started = time.monotonic()
-        try:
-            text = self._printed_invariant(enabled)
-        except OutOfTime:
-            text = None
-        finally:
-            self._readable_budget.spend(started)
-        return StateInvariant(text, text) if text is not None else precondition_invariant(self.model, enabled)
-
-    def _printed_invariant(self, enabled: Enabled) -> str | None:
-        if self._printer is None:
-            self._printer = PyPrinter(self.sem.fields)
-        printer = self._printer
-        if self.sem.quantified:
-            return None
-        if self._too_big is None:  # the same for every state: negating a bit keeps its atoms
-            try:
-                atoms(self.pattern(enabled), MAX_ATOMS)
-                self._too_big = False
-            except ValueError:  # too big to search for a short form, or to print from z3
-                self._too_big = True
-        if self._too_big:
-            return None
-        try:
-            lits = self.reuse.state_literals(enabled) if self.reuse is not None else None
-            if lits is None:
-                pattern = self.pattern(enabled)
-                if self._inv_solver is None:
-                    self._inv_solver = make_solver(2000)
-                    self._inv_solver.add(self.sem.invariant)
-                lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
-                                               self._inv_solver, self._count, self._readable_budget)
-            if lits is not None:
-                if self._inv_solver is None:
-                    self._inv_solver = make_solver(2000)
-                    self._inv_solver.add(self.sem.invariant)
-                lits = prefer_equalities(lits, self._inv_solver, self._count)
-            if lits is not None:  # printer(And(*lits)), without building the And
-                return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
-                    printer(lits[0]) if lits else "True"
-        except (ValueError, NotPrintable, z3.Z3Exception):
-            pass
-        pattern = self.pattern(enabled)
-        try:
-            tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(2000, self._readable_budget.left_ms()))
-            goals = z3.Then(z3.Tactic("simplify"), tactic, z3.Tactic("simplify"))(z3.And(self.sem.invariant, pattern))
-            if len(goals) == 1:
-                parts = list(goals[0])
-                return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"
-        except (NotPrintable, z3.Z3Exception):
-            pass
-        return None
+        """A Python predicate on `self` that holds exactly in this state (invtext.py)."""
+        return self._invariants(enabled)
 
     def _count(self) -> None:
         self.n_queries += 1
@@ -383,55 +316,10 @@ class Z3Backend:
     # -- witnesses -------------------------------------------------------------------
 
     def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict:
-        def shown(k: str, v: Val) -> bool:
-            return v.kind not in ("any", "undefined") and not (k.startswith("__") and k.endswith("__"))
+        return W.witness(m, o, self.sem.fields, with_source)
 
-        w = {"args": {k: self.value(m, v) for k, v in o.args.items()},
-             "after": {k: self.value(m, v) for k, v in o.after.items() if shown(k, v)}}
-        if with_source:
-            w = {"fields": {k: self.value(m, v) for k, v in self.sem.fields.items() if shown(k, v)}, **w}
-        return w
-
-    def value(self, m: z3.ModelRef, v: Val):
-        if v.kind == "none":
-            return None
-        if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
-            from contractor.z3backend import opaque as O
-
-            if z3.is_true(m.eval(O.is_none(v.z), model_completion=True)):
-                return None
-            if not z3.is_true(m.eval(O.truth(v.z), model_completion=True)):
-                return 0
-            return f"<object {m.eval(O.oid(v.z), model_completion=True)}>"
-        if v.kind == "optional":
-            if z3.is_true(m.eval(v.is_none, model_completion=True)):
-                return None
-            return self.value(m, Val(v.type.args[0], v.z))
-        if v.kind == "list":  # elements by their own type (a list of tuples holds datatype values)
-            if v.z is None:
-                return []
-            return [self.value(m, Val(v.type.args[0], x)) for x in seq_elements(m, v.z)]
-        if v.kind == "tuple":
-            return [self.value(m, x) for x in V.tuple_items(Val(v.type, m.eval(v.z, model_completion=True)))]
-        if v.kind in ("set", "dict"):
-            return container_value(self, m, v)
-        if v.kind == "enum":
-            k = m.eval(v.z, model_completion=True).as_long()
-            return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k
-        if v.kind == "class":
-            return f"<{v.type.name} object>"
-        return py_value(m.eval(v.z, model_completion=True))
-
-
-def container_value(backend: Z3Backend, m: z3.ModelRef, v: Val) -> list:
-    """A set as the list of its elements, a dict as the list of its [key, value] pairs."""
-    if v.z is None:
-        return []
-    keys = [Val(v.type.args[0], k) for k in seq_elements(m, V.seq_of(v))]
-    if v.kind == "set":
-        return [backend.value(m, k) for k in keys]
-    vals = M.vals(v.z)
-    return [[backend.value(m, k), backend.value(m, Val(v.type.args[1], vals[k.z]))] for k in keys]
+    def value(self, m: z3.ModelRef, v: Val) -> Any:
+        return W.value(m, v)
 
 
 def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled:

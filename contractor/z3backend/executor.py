@@ -1,5 +1,6 @@
-"""Symbolic execution of method bodies (the statement half): assignments, branches, loops,
-returns, raises, asserts, and calls to other methods of the class (inlined).
+"""Symbolic execution of method bodies (the statement half): the executor's state and
+bookkeeping, and the statements (assignments, branches, returns, raises, asserts); stores
+are stores.py's, calls to the class's own methods inline.py's, loops loops.py's.
 
 Untranslatable statements do not stop the analysis: the paths reaching them are marked
 `unknown` and every field they may change is given an arbitrary value, so a query can
@@ -14,26 +15,25 @@ from typing import Any
 import z3
 
 from contractor.errors import Location, UnsupportedConstruct
-from contractor.model import ClassModel, Method, Opaque, TypeRef
+from contractor.model import ClassModel, Opaque, TypeRef
 from contractor.z3backend import effects
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
-from contractor.z3backend.exprs import ExprEvaluator, OldNamespace
+from contractor.z3backend.exprs import ExprEvaluator
 from contractor.z3backend.handlers import HandlerExecutor
+from contractor.z3backend.inline import InlineCalls
 from contractor.z3backend.loops import LoopExecutor
 from contractor.z3backend.mapcalls import MapCalls
 from contractor.z3backend.outside import OutsideEvaluator
 from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
+from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
 
-MAX_INLINE_DEPTH = 8
-FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Dict, ast.SetComp, ast.DictComp)
-MUTABLE = ("list", "set", "dict")
 
-
-class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, OutsideEvaluator, HandlerExecutor):
+class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, LoopExecutor,
+               OutsideEvaluator, HandlerExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
@@ -132,100 +132,6 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
                 fields[name] = V.ite(c, self.fresh(v.type, name), v)
         self.state.unknown = z3.Or(self.state.unknown, c)
 
-    # -- storing ---------------------------------------------------------------------
-
-    def assign_name(self, name: str, v: Val) -> None:
-        f = self.frame
-        act = self.active()
-        if name in f.locals:
-            f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
-            if name in f.defined:
-                f.defined[name] = z3.Or(f.defined[name], act)
-        else:
-            if z3.is_true(act) or v.kind in ("class", "none") or (v.kind in MUTABLE and v.z is None):
-                f.locals[name] = v
-            else:
-                f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
-                f.defined[name] = act
-
-    def store(self, target: ast.expr, v: Val) -> None:
-        if isinstance(target, ast.Name):
-            if target.id in self.frame.aliases and v.kind in MUTABLE:
-                raise UnsupportedConstruct(f"mutation of a {v.kind} through an alias", self.loc(target))
-            self.assign_name(target.id, v)
-            return
-        if isinstance(target, ast.Attribute):
-            base = self.eval_any(target.value)
-            if isinstance(base, Val) and base.kind == "class" and not isinstance(base, OldNamespace):
-                fields = self.state.objects[base.z]
-                if target.attr not in fields:
-                    raise UnsupportedConstruct(f"assignment to `{target.attr}`, which is not a field",
-                                               self.loc(target))
-                old = fields[target.attr]
-                if old.kind == "any":  # an opaque field: only its stand-in changes
-                    if "__opaque__" in fields:
-                        act = self.active()
-                        fields["__opaque__"] = V.ite(act, self.fresh(TypeRef("int"), "__opaque__"),
-                                                     fields["__opaque__"])
-                    return
-                declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
-                new = V.coerce(v, declared)
-                act = self.active()
-                if old.kind == "undefined":
-                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, self.fresh(declared, target.attr))
-                else:
-                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, old)
-                return
-        if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
-            seq = self.eval(target.value)
-            if seq.kind == "dict":
-                self.store_dict_item(target, v)
-                return
-            if seq.kind == "opaque":  # outside code (__setitem__): it may change the object
-                self.tolerant(target.slice)
-                self.none_raises(seq, "TypeError", target)
-                self.havoc_place(target.value, seq)
-                return
-            if seq.kind != "list" or seq.z is None:
-                raise UnsupportedConstruct("item assignment", self.loc(target))
-            i = V.to_int(self.eval(target.slice))
-            n = z3.Length(seq.z)
-            self.raise_if(z3.Or(i < -n, i >= n), "IndexError", target)
-            j = z3.If(i < 0, i + n, i)
-            unit = z3.Unit(V.coerce(v, seq.type.args[0]).z)
-            self.store(target.value, Val(seq.type, z3.Concat(z3.SubSeq(seq.z, 0, j), unit,
-                                                             z3.SubSeq(seq.z, j + 1, n - j - 1))))
-            return
-        if isinstance(target, (ast.Tuple, ast.List)):
-            self.unpack(target, v)
-            return
-        raise UnsupportedConstruct(f"assignment to {type(target).__name__}", self.loc(target))
-
-    def unpack(self, target: ast.Tuple | ast.List, v: Val) -> None:
-        """`a, b = v` for a tuple or list v: ValueError where the lengths differ."""
-        if any(isinstance(e, ast.Starred) for e in target.elts):
-            raise UnsupportedConstruct("starred unpacking", self.loc(target))
-        n = len(target.elts)
-        if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
-            if not self.state.outside_returns:
-                self.raise_if(self.fresh_choice("unpack"), "ValueError", target)
-            for t in target.elts:
-                self.store(t, self.fresh(TypeRef("opaque"), "item"))
-            return
-        if v.kind == "tuple":
-            items = V.tuple_items(v)
-            if len(items) != n:
-                self.raise_if(TRUE, "ValueError", target)
-                return
-        elif v.kind in ("list", "str") and v.z is not None:
-            self.raise_if(z3.Length(v.z) != n, "ValueError", target)
-            elem = v.type.args[0] if v.kind == "list" else v.type
-            items = [Val(elem, v.z[i] if v.kind == "list" else z3.SubString(v.z, i, 1)) for i in range(n)]
-        else:
-            raise UnsupportedConstruct(f"unpacking a {v.type}", self.loc(target))
-        for t, x in zip(target.elts, items):
-            self.store(t, x)
-
     # -- statements ------------------------------------------------------------------
 
     def run_block(self, stmts, writes: set[str] | None) -> None:
@@ -313,102 +219,6 @@ class Executor(ExprEvaluator, SeqCalls, MapCalls, Quantifiers, LoopExecutor, Out
         if self.run_other(node, writes):  # try, with, a bare raise, ... (handlers.py)
             return
         raise UnsupportedConstruct(f"statement {type(node).__name__}", self.loc(node))
-
-    def note_alias(self, targets, value_node: ast.expr, v: Val) -> None:
-        if v.kind not in MUTABLE or isinstance(value_node, FRESH_LIST_NODES):
-            return
-        for t in targets:
-            if isinstance(t, ast.Name):
-                self.frame.aliases.add(t.id)
-            else:
-                raise UnsupportedConstruct("a field made to share another list (aliasing)", self.loc(t))
-
-    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST,
-             unknown_rest: bool = False) -> dict[str, Val]:
-        """Arguments to parameters; `unknown_rest`: a `*args`/`**kw` at the call may supply
-        any parameter not given otherwise (it gets an arbitrary value of its type)."""
-        params = method.params
-        vararg = method.node.args.vararg
-        bound: dict[str, Any] = {}
-        if vararg is not None:  # def f(self, a, *rest): rest is a tuple outside code may read
-            bound[vararg.arg] = self.fresh(TypeRef("opaque"), vararg.arg)
-            args = args[:len(params)]
-        if len(args) > len(params):
-            raise UnsupportedConstruct(f"too many arguments to {method.name}()", self.loc(node))
-        for p, a in zip(params, args):
-            bound[p.name] = a
-        for k, a in kwargs.items():
-            if k not in {p.name for p in params} or k in bound:
-                raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
-            bound[k] = a
-        for p in params:
-            if p.name not in bound and unknown_rest and p.type is not None and p.type.kind not in ("any", "class"):
-                bound[p.name] = self.fresh(p.type, p.name)
-            if p.name not in bound:
-                if p.default is None:
-                    raise UnsupportedConstruct(f"missing argument {p.name} to {method.name}()", self.loc(node))
-                bound[p.name] = self.eval(p.default)
-            if p.type is not None and isinstance(bound[p.name], Val) and p.type.kind not in ("any", "class"):
-                bound[p.name] = V.coerce(bound[p.name], p.type)
-        return bound
-
-    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST,
-                    unknown_rest: bool = False) -> Val:
-        method = self.model.methods[name]
-        if self.state.depth >= MAX_INLINE_DEPTH:
-            raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
-        bound = self.bind(method, args, kwargs, node, unknown_rest)
-        return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
-
-    def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
-        """Inline `method` on object `oid`; its return value (merged over its return paths)."""
-        outer_frame, outer_loops, outer_guard = self.frame, self.loops, self.guard
-        if self.root is None:
-            self.root = (method.name, oid)
-        entry = self.active()  # the callee runs only where the caller is still running
-        frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
-        frame.old = dict(bound)
-        self.frame, self.loops, self.guard = frame, [], entry
-        self.state.depth += 1
-        try:
-            dialects = {c.dialect for c in method.preconditions}
-            if enforce_pre and method.preconditions and dialects & {"icontract", "deal"}:
-                # icontract and deal check preconditions at run time, on internal calls too
-                for c in method.preconditions:
-                    if c.dialect in ("icontract", "deal"):
-                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr, explicit=True)
-            self.run_block(method.body, None)
-            falls_through = z3.simplify(self.active())  # paths that end without `return`
-        finally:
-            self.state.depth -= 1
-            self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
-        return merge_returns(frame, falls_through)
-
-    def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:
-        """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
-        from contractor.z3backend.semantics import blank_object
-
-        oid = self.state.new_object(blank_object(self.model))
-        init = self.model.methods.get("__init__")
-        if init is not None:
-            self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
-        return Val(TypeRef("class", name=self.model.name), oid)
-
-
-def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:
-    """The value the call returns: each `return`'s value on its paths, None where the body
-    ends without one."""
-    returns = list(frame.returns)
-    if not returns:
-        return V.NONE_VAL
-    if z3.is_false(falls_through):
-        result, rest = returns[-1][1], returns[:-1]
-    else:
-        result, rest = V.NONE_VAL, returns
-    for cond, v in rest:
-        result = V.ite(cond, v, result)
-    return result
-
 
 def _as_load(target: ast.expr) -> ast.expr:
     import copy

@@ -12,6 +12,7 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeRef
 from contractor.z3backend import mappings as M
+from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -72,7 +73,7 @@ class MapCalls:
         if d.z is None:
             self.raise_if(TRUE, "KeyError", node)
             return V.const(0)
-        self.raise_if(z3.Not(V.contains(k, d)), "KeyError", node)
+        self.raise_if(z3.Not(P.contains(k, d)), "KeyError", node)
         return Val(d.type.args[1], M.vals(d.z)[key(d, k)])
 
     def store_dict_item(self, target: ast.Subscript, v: Val) -> None:
@@ -100,7 +101,7 @@ class MapCalls:
             if c.z is None:
                 self.raise_if(TRUE, "KeyError", t)
                 continue
-            self.raise_if(z3.Not(V.contains(k, c)), "KeyError", t)
+            self.raise_if(z3.Not(P.contains(k, c)), "KeyError", t)
             self.store(t.value, drop(c, k))
 
     def call_map_method(self, m: MapMethod, node: ast.Call):
@@ -136,7 +137,7 @@ class MapCalls:
         name, elem = m.name, s.type.args[0]
         if name in ("add", "discard", "remove") and len(args) == 1:
             if name == "remove":
-                self.raise_if(z3.Not(V.contains(args[0], s)), "KeyError", node)
+                self.raise_if(z3.Not(P.contains(args[0], s)), "KeyError", node)
             x = V.coerce(args[0], elem).z
             self.store(m.target, Val(s.type, M.add(s.z, x) if name == "add" else M.remove(s.z, x)))
             return V.NONE_VAL
@@ -153,7 +154,7 @@ class MapCalls:
             return DictView(d, name)
         if name in ("get", "pop", "setdefault") and 1 <= len(args) <= 2:
             k = args[0]
-            present = V.contains(k, d)
+            present = P.contains(k, d)
             found = Val(vt, M.vals(d.z)[key(d, k)])
             if len(args) == 2:
                 result = V.ite(present, found, args[1])
@@ -192,13 +193,13 @@ class MapCalls:
         if d.z is None:
             return z3.BoolVal(False)
         if view.kind == "keys":
-            return V.contains(item, d)
+            return P.contains(item, d)
         if view.kind == "values":
             return M.value_present(d.z, V.coerce(item, d.type.args[1]).z)
         if item.kind != "tuple" or len(item.type.args) != 2:
             return z3.BoolVal(False)
         k, v = V.tuple_items(item)
-        return z3.And(V.contains(k, d), V.equal(Val(d.type.args[1], M.vals(d.z)[key(d, k)]), v))
+        return z3.And(P.contains(k, d), P.equal(Val(d.type.args[1], M.vals(d.z)[key(d, k)]), v))
 
 
 def key(d: Val, k: Val) -> z3.ExprRef:

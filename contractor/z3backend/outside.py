@@ -22,6 +22,7 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, OPAQUE, STR, TypeRef
 from contractor.z3backend import opaque as O
+from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
@@ -169,7 +170,7 @@ class OutsideEvaluator:
 
     def opaque_compare(self, op: ast.cmpop, a: Val, b: Val) -> z3.BoolRef:
         if isinstance(op, (ast.Is, ast.IsNot)):
-            same = V.equal(a, b) if "none" not in (a.kind, b.kind) else (
+            same = P.equal(a, b) if "none" not in (a.kind, b.kind) else (
                 O.is_none(V.to_opaque(b if a.kind == "none" else a)))
             return same if isinstance(op, ast.Is) else z3.Not(same)
         if isinstance(op, (ast.Eq, ast.NotEq)) and "none" in (a.kind, b.kind):

@@ -1,0 +1,133 @@
+"""Expression translator mixin: calls. A call goes to a method of the class (inlined), a
+builtin, a list/str/dict/set method, a quantifier, or code outside the class (outside.py)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import BOOL, INT, TypeRef
+from contractor.z3backend import valops as P
+from contractor.z3backend import values as V
+from contractor.z3backend.mapcalls import MapMethod
+from contractor.z3backend.outside import External, Member, escapes_self
+from contractor.z3backend.quantifiers import QUANTIFIERS
+from contractor.z3backend.refs import BoundMethod, ListMethod, StrMethod
+from contractor.z3backend.values import Val
+
+
+class CallEvaluator:
+    """Mixin of ExprEvaluator: needs eval, eval_any, as_value, unwrap, call_method, construct,
+    store, raise_if, tolerant, outside_call, call_quantifier, call_str_method,
+    call_map_method, call_builtin_extra and call_list_extra."""
+
+    def e_Call(self, node: ast.Call) -> Any:
+        func = node.func
+        starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
+        if isinstance(func, ast.Name) and func.id not in self.frame.locals:
+            if func.id not in ("cls", self.model.name):
+                try:
+                    if not starred:
+                        return self.call_builtin(func.id, node)
+                except UnsupportedConstruct:
+                    if escapes_self(node):
+                        raise
+                return self.outside_call(External(func.id), node)
+            return self.call_builtin(func.id, node)
+        if starred:
+            target = self.eval_any(func)
+            if isinstance(target, (External, Member)) or (isinstance(target, Val) and target.kind == "opaque"):
+                return self.outside_call(target, node)
+            if isinstance(target, BoundMethod):  # f(a, *rest, **kw): what they supply is unknown
+                args = [self.as_value(self.eval_any(a), a) for a in node.args if not isinstance(a, ast.Starred)]
+                kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords if k.arg}
+                for extra in [a.value for a in node.args if isinstance(a, ast.Starred)] + \
+                        [k.value for k in node.keywords if k.arg is None]:
+                    self.tolerant(extra)
+                return self.call_method(target.obj, target.name, args, kwargs, node, unknown_rest=True)
+            raise self.unsupported(node, "*args/**kwargs in a call")
+        target = self.eval_any(func)
+        if isinstance(target, BoundMethod):
+            args = [self.as_value(self.eval_any(a), a) for a in node.args]
+            kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords}
+            return self.call_method(target.obj, target.name, args, kwargs, node)
+        if isinstance(target, ListMethod):
+            return self.call_list_method(target, node)
+        if isinstance(target, StrMethod):
+            try:
+                return self.call_str_method(target, node)
+            except UnsupportedConstruct:  # a str is immutable: another method only gives a result
+                return self.outside_call(External(f"str.{target.name}"), node)
+        if isinstance(target, MapMethod):
+            return self.call_map_method(target, node)
+        if isinstance(target, (External, Member)) or (isinstance(target, Val) and target.kind == "opaque"):
+            return self.outside_call(target, node)
+        raise self.unsupported(node, "call")
+
+    def call_builtin(self, name: str, node: ast.Call) -> Val:
+        if name in ("cls", self.model.name):
+            args = [self.eval_any(a) for a in node.args]
+            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}
+            return self.construct(args, kwargs, node)
+        if name in QUANTIFIERS:
+            return self.call_quantifier(name, node)
+        if node.keywords:
+            raise self.unsupported(node, f"keyword arguments to {name}()")
+        args = [self.eval(a) for a in node.args]
+        if name == "len" and len(args) == 1 and args[0].kind == "tuple":
+            return Val(INT, z3.IntVal(len(args[0].type.args)))
+        if name == "len" and len(args) == 1 and args[0].kind in ("set", "dict"):
+            return Val(INT, z3.Length(V.seq_of(args[0])) if args[0].z is not None else z3.IntVal(0))
+        if name == "len" and len(args) == 1 and args[0].kind in ("str", "list"):
+            return Val(INT, z3.Length(args[0].z) if args[0].z is not None else z3.IntVal(0))
+        if name == "abs" and len(args) == 1:
+            return P.absolute(self.unwrap(args[0], node))
+        if name in ("min", "max") and len(args) >= 2:
+            op = "<" if name == "min" else ">"
+            result = self.unwrap(args[0], node)
+            for v in args[1:]:
+                v = self.unwrap(v, node)
+                result = V.ite(P.order(op, v, result), v, result)  # ties keep the first, as Python
+            return result
+        if name == "bool" and len(args) == 1:
+            return Val(BOOL, V.truthy(args[0]))
+        if name == "int" and len(args) == 1 and args[0].kind in ("bool", "int"):
+            return Val(INT, V.to_int(args[0]))
+        if name == "float" and len(args) == 1 and args[0].kind in ("bool", "int", "float"):
+            return Val(TypeRef("float"), V.to_float(args[0]))
+        return self.call_builtin_extra(name, args, node)
+
+    def call_list_method(self, m: ListMethod, node: ast.Call) -> Val:
+        name = m.name
+        args = [self.eval(a) for a in node.args]
+        lst = self.eval(m.target)  # read after the arguments: they may change the list
+        if lst.z is None:
+            lst = V.coerce(lst, TypeRef("list", (args[0].type,))) if args else lst
+        if lst.z is None:
+            raise self.unsupported(node, f"list.{name}() on an empty list of unknown type")
+        elem = lst.type.args[0]
+        n = z3.Length(lst.z)
+        if name == "append" and len(args) == 1:
+            self.store(m.target, Val(lst.type, z3.Concat(lst.z, z3.Unit(V.coerce(args[0], elem).z))))
+            return V.NONE_VAL
+        if name == "pop" and len(args) <= 1:
+            i = V.to_int(args[0]) if args else n - 1
+            self.raise_if(z3.Or(n == 0, i < -n, i >= n), "IndexError", node)
+            j = z3.If(i < 0, i + n, i)
+            item = lst.z[j]
+            rest = z3.Concat(z3.SubSeq(lst.z, 0, j), z3.SubSeq(lst.z, j + 1, n - j - 1))
+            self.store(m.target, Val(lst.type, rest))
+            return Val(elem, item)
+        if name == "insert" and len(args) == 2:
+            i = V.to_int(args[0])
+            j = z3.If(i < 0, z3.If(i + n < 0, 0, i + n), z3.If(i > n, n, i))
+            unit = z3.Unit(V.coerce(args[1], elem).z)
+            self.store(m.target, Val(lst.type, z3.Concat(z3.SubSeq(lst.z, 0, j), unit, z3.SubSeq(lst.z, j, n - j))))
+            return V.NONE_VAL
+        if name == "clear" and not args:
+            self.store(m.target, Val(lst.type, z3.Empty(lst.z.sort())))
+            return V.NONE_VAL
+        return self.call_list_extra(m, lst, args, node)

@@ -1,0 +1,109 @@
+"""Executor mixin: calls to the class's own methods, inlined on the current state (arguments
+bound to parameters, icontract/deal preconditions checked as Python checks them, return
+values merged over the callee's return paths), and `cls(...)` constructing a new object."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import Method, TypeRef
+from contractor.z3backend import values as V
+from contractor.z3backend.state import Frame
+from contractor.z3backend.values import Val
+
+MAX_INLINE_DEPTH = 8
+
+
+class InlineCalls:
+    """Mixin of Executor: needs model, state, frame, loops, guard, root, active, eval, fresh,
+    raise_if, condition, run_block and loc."""
+
+    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST,
+             unknown_rest: bool = False) -> dict[str, Val]:
+        """Arguments to parameters; `unknown_rest`: a `*args`/`**kw` at the call may supply
+        any parameter not given otherwise (it gets an arbitrary value of its type)."""
+        params = method.params
+        vararg = method.node.args.vararg
+        bound: dict[str, Any] = {}
+        if vararg is not None:  # def f(self, a, *rest): rest is a tuple outside code may read
+            bound[vararg.arg] = self.fresh(TypeRef("opaque"), vararg.arg)
+            args = args[:len(params)]
+        if len(args) > len(params):
+            raise UnsupportedConstruct(f"too many arguments to {method.name}()", self.loc(node))
+        for p, a in zip(params, args):
+            bound[p.name] = a
+        for k, a in kwargs.items():
+            if k not in {p.name for p in params} or k in bound:
+                raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
+            bound[k] = a
+        for p in params:
+            if p.name not in bound and unknown_rest and p.type is not None and p.type.kind not in ("any", "class"):
+                bound[p.name] = self.fresh(p.type, p.name)
+            if p.name not in bound:
+                if p.default is None:
+                    raise UnsupportedConstruct(f"missing argument {p.name} to {method.name}()", self.loc(node))
+                bound[p.name] = self.eval(p.default)
+            if p.type is not None and isinstance(bound[p.name], Val) and p.type.kind not in ("any", "class"):
+                bound[p.name] = V.coerce(bound[p.name], p.type)
+        return bound
+
+    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST,
+                    unknown_rest: bool = False) -> Val:
+        method = self.model.methods[name]
+        if self.state.depth >= MAX_INLINE_DEPTH:
+            raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
+        bound = self.bind(method, args, kwargs, node, unknown_rest)
+        return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
+
+    def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
+        """Inline `method` on object `oid`; its return value (merged over its return paths)."""
+        outer_frame, outer_loops, outer_guard = self.frame, self.loops, self.guard
+        if self.root is None:
+            self.root = (method.name, oid)
+        entry = self.active()  # the callee runs only where the caller is still running
+        frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
+        frame.old = dict(bound)
+        self.frame, self.loops, self.guard = frame, [], entry
+        self.state.depth += 1
+        try:
+            dialects = {c.dialect for c in method.preconditions}
+            if enforce_pre and method.preconditions and dialects & {"icontract", "deal"}:
+                # icontract and deal check preconditions at run time, on internal calls too
+                for c in method.preconditions:
+                    if c.dialect in ("icontract", "deal"):
+                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr, explicit=True)
+            self.run_block(method.body, None)
+            falls_through = z3.simplify(self.active())  # paths that end without `return`
+        finally:
+            self.state.depth -= 1
+            self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
+        return merge_returns(frame, falls_through)
+
+    def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:
+        """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
+        from contractor.z3backend.semantics import blank_object
+
+        oid = self.state.new_object(blank_object(self.model))
+        init = self.model.methods.get("__init__")
+        if init is not None:
+            self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
+        return Val(TypeRef("class", name=self.model.name), oid)
+
+
+def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:
+    """The value the call returns: each `return`'s value on its paths, None where the body
+    ends without one."""
+    returns = list(frame.returns)
+    if not returns:
+        return V.NONE_VAL
+    if z3.is_false(falls_through):
+        result, rest = returns[-1][1], returns[:-1]
+    else:
+        result, rest = V.NONE_VAL, returns
+    for cond, v in rest:
+        result = V.ite(cond, v, result)
+    return result

@@ -1,0 +1,98 @@
+"""State invariants as Python text: for a state's enabledness pattern, a short predicate on
+`self` read off z3 (a conjunction of literals, or the simplified formula), else the one the
+preconditions give. The search for a short form has a time budget for the whole run."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import z3
+
+from contractor.backend import Enabled
+from contractor.state_invariants import precondition_invariant
+from contractor.typestate import StateInvariant
+from contractor.z3backend.pyprint import NotPrintable, PyPrinter
+from contractor.z3backend.readable import (
+    MAX_ATOMS,
+    Budget,
+    OutOfTime,
+    atoms,
+    conjunction_of_literals,
+    prefer_equalities,
+)
+from contractor.z3backend.z3util import make_solver
+
+if TYPE_CHECKING:
+    from contractor.z3backend.backend import Z3Backend
+
+READABLE_SECONDS = 5.0  # time for making every state invariant of a run readable
+
+
+class InvariantText:
+    """The state invariants of one backend's run (its printer, solver and budget shared)."""
+
+    def __init__(self, backend: Z3Backend):
+        self.b = backend
+        self.printer: PyPrinter | None = None
+        self.inv_solver: z3.Solver | None = None
+        self.budget = Budget(READABLE_SECONDS)
+        self.too_big: bool | None = None  # the state patterns' atoms exceed MAX_ATOMS
+
+    def __call__(self, enabled: Enabled) -> StateInvariant:
+        """A Python predicate on `self` that, for objects meeting the class invariant,
+        holds exactly in this state (z3's, else one read off the preconditions). The
+        search for a short form has a budget for the whole run (READABLE_SECONDS) and is
+        not tried on formulas with more than MAX_ATOMS atoms."""
+        started = time.monotonic()
+        try:
+            text = self.printed(enabled)
+        except OutOfTime:
+            text = None
+        finally:
+            self.budget.spend(started)
+        return StateInvariant(text, text) if text is not None else precondition_invariant(self.b.model, enabled)
+
+    def printed(self, enabled: Enabled) -> str | None:
+        if self.printer is None:
+            self.printer = PyPrinter(self.b.sem.fields)
+        printer = self.printer
+        if self.b.sem.quantified:
+            return None
+        if self.too_big is None:  # the same for every state: negating a bit keeps its atoms
+            try:
+                atoms(self.b.pattern(enabled), MAX_ATOMS)
+                self.too_big = False
+            except ValueError:  # too big to search for a short form, or to print from z3
+                self.too_big = True
+        if self.too_big:
+            return None
+        try:
+            lits = self.b.reuse.state_literals(enabled) if self.b.reuse is not None else None
+            if lits is None:
+                pattern = self.b.pattern(enabled)
+                if self.inv_solver is None:
+                    self.inv_solver = make_solver(2000)
+                    self.inv_solver.add(self.b.sem.invariant)
+                lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
+                                               self.inv_solver, self.b._count, self.budget)
+            if lits is not None:
+                if self.inv_solver is None:
+                    self.inv_solver = make_solver(2000)
+                    self.inv_solver.add(self.b.sem.invariant)
+                lits = prefer_equalities(lits, self.inv_solver, self.b._count)
+            if lits is not None:  # printer(And(*lits)), without building the And
+                return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
+                    printer(lits[0]) if lits else "True"
+        except (ValueError, NotPrintable, z3.Z3Exception):
+            pass
+        pattern = self.b.pattern(enabled)
+        try:
+            tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(2000, self.budget.left_ms()))
+            goals = z3.Then(z3.Tactic("simplify"), tactic, z3.Tactic("simplify"))(z3.And(self.b.sem.invariant, pattern))
+            if len(goals) == 1:
+                parts = list(goals[0])
+                return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"
+        except (NotPrintable, z3.Z3Exception):
+            pass
+        return None

@@ -1,0 +1,141 @@
+"""Expression translator mixin: Python's operators (`and`/`or`/`not`, unary and binary
+arithmetic, comparisons and `in`, conditional expressions) on z3 values; the operations
+themselves are valops.py's, this adds evaluation order, guards and the exceptions raised."""
+
+from __future__ import annotations
+
+import ast
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import BOOL, INT, STR
+from contractor.z3backend import valops as P
+from contractor.z3backend import values as V
+from contractor.z3backend.mapcalls import DictView
+from contractor.z3backend.values import Val
+
+CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/"}
+
+
+class OperatorEvaluator:
+    """Mixin of ExprEvaluator: needs eval, eval_any, condition, guard, raise_if, unsupported,
+    fresh_typed, opaque_operation, opaque_compare and view_contains."""
+
+    def e_BoolOp(self, node: ast.BoolOp) -> Val:
+        is_and = isinstance(node.op, ast.And)
+        saved = self.guard
+        vals: list[Val] = []
+        conds: list[z3.BoolRef] = []
+        try:
+            for operand in node.values:
+                v = self.eval(operand)
+                vals.append(v)
+                t = V.truthy(v)
+                conds.append(t)
+                self.guard = z3.And(self.guard, t if is_and else z3.Not(t))
+        finally:
+            self.guard = saved
+        if all(v.kind == "bool" for v in vals):
+            return Val(BOOL, z3.And(*conds) if is_and else z3.Or(*conds))
+        # Python returns the first operand that decides: fold from the right.
+        result = vals[-1]
+        for v, t in zip(reversed(vals[:-1]), reversed(conds[:-1])):
+            result = V.ite(t, result, v) if is_and else V.ite(t, v, result)
+        return result
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
+        v = self.eval(node.operand)
+        if isinstance(node.op, ast.Not):
+            return Val(BOOL, z3.Not(V.truthy(v)))
+        if v.kind == "opaque":
+            return self.opaque_operation("unary", node)
+        v = self.unwrap(v, node)
+        if isinstance(node.op, ast.USub):
+            return P.negate(v)
+        if isinstance(node.op, ast.UAdd):
+            return V.coerce(v, INT) if v.kind == "bool" else v
+        raise self.unsupported(node, "operator ~")
+
+    def unwrap(self, v: Val, node: ast.AST) -> Val:
+        inner, is_none = V.unwrap(v) if v.kind != "none" else (None, None)
+        if inner is None:
+            raise self.unsupported(node, "an operation on None")
+        self.raise_if(is_none, "TypeError", node)
+        return inner
+
+    def e_BinOp(self, node: ast.BinOp) -> Val:
+        op = BINOPS.get(type(node.op))
+        if op is None:
+            left, right = self.eval(node.left), self.eval(node.right)
+            if {left.kind, right.kind} <= {"int", "bool"}:
+                return self.fresh_typed(INT, "bitwise", node)  # & | ^ << >> on ints: some int
+            if "opaque" in (left.kind, right.kind):
+                return self.opaque_operation("binop", node)
+            raise self.unsupported(node, f"operator {type(node.op).__name__}")
+        left, right = self.eval(node.left), self.eval(node.right)
+        if "opaque" in (left.kind, right.kind) or (op == "%" and left.kind == "str"):
+            return self.fresh_typed(STR, "format", node) if left.kind == "str" else self.opaque_operation("binop", node)
+        a = self.unwrap(left, node)
+        b = self.unwrap(right, node)
+        try:
+            result, fails = P.binop(op, a, b)
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+        self.raise_if(fails, "ZeroDivisionError", node)
+        return result
+
+    def e_Compare(self, node: ast.Compare) -> Val:
+        left = self.eval(node.left)
+        parts = []
+        saved = self.guard
+        try:
+            for op, right_node in zip(node.ops, node.comparators):
+                right = self.eval_any(right_node) if isinstance(op, (ast.In, ast.NotIn)) else self.eval(right_node)
+                if isinstance(right, DictView):
+                    c = self.view_contains(left, right, node)
+                    parts.append(c if isinstance(op, ast.In) else z3.Not(c))
+                    self.guard = z3.And(self.guard, parts[-1])
+                    left = right
+                    continue
+                if not isinstance(right, Val) or right.kind == "any":
+                    raise self.unsupported(right_node, "a value the z3 backend does not model after `in`")
+                c = self.compare(op, left, right, node)
+                parts.append(c)
+                self.guard = z3.And(self.guard, c)  # chained: later operands only if earlier hold
+                left = right
+        finally:
+            self.guard = saved
+        return Val(BOOL, z3.And(*parts) if len(parts) > 1 else parts[0])
+
+    def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST) -> z3.BoolRef:
+        if a.kind == "opaque" or b.kind == "opaque":
+            return self.opaque_compare(op, a, b)
+        try:
+            if isinstance(op, (ast.Eq, ast.Is)):
+                return P.equal(a, b)
+            if isinstance(op, (ast.NotEq, ast.IsNot)):
+                return z3.Not(P.equal(a, b))
+            if isinstance(op, ast.In):
+                return P.contains(a, b)
+            if isinstance(op, ast.NotIn):
+                return z3.Not(P.contains(a, b))
+            return P.order(CMP[type(op)], self.unwrap(a, node), self.unwrap(b, node))
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+
+    def e_IfExp(self, node: ast.IfExp) -> Val:
+        c = self.condition(node.test)
+        saved = self.guard
+        try:
+            self.guard = z3.And(saved, c)
+            a = self.eval(node.body)
+            self.guard = z3.And(saved, z3.Not(c))
+            b = self.eval(node.orelse)
+        finally:
+            self.guard = saved
+        try:
+            return V.ite(c, a, b)
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None

@@ -1,0 +1,125 @@
+"""Executor mixin: storing a value into a place (a local, a field, a list or dict item, a
+tuple of targets), with the guard of the current paths, and the aliasing rule: a mutable
+value reached by two names is not followed (the mutation would change both)."""
+
+from __future__ import annotations
+
+import ast
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import TypeRef
+from contractor.z3backend import values as V
+from contractor.z3backend.refs import OldNamespace
+from contractor.z3backend.state import TRUE
+from contractor.z3backend.values import Val
+
+FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Dict, ast.SetComp, ast.DictComp)
+MUTABLE = ("list", "set", "dict")
+
+
+class StoreExecutor:
+    """Mixin of Executor: needs frame, state, active, eval, eval_any, fresh, raise_if, loc,
+    fresh_choice, tolerant, none_raises, havoc_place and store_dict_item."""
+
+    def assign_name(self, name: str, v: Val) -> None:
+        f = self.frame
+        act = self.active()
+        if name in f.locals:
+            f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
+            if name in f.defined:
+                f.defined[name] = z3.Or(f.defined[name], act)
+        else:
+            if z3.is_true(act) or v.kind in ("class", "none") or (v.kind in MUTABLE and v.z is None):
+                f.locals[name] = v
+            else:
+                f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
+                f.defined[name] = act
+
+    def store(self, target: ast.expr, v: Val) -> None:
+        if isinstance(target, ast.Name):
+            if target.id in self.frame.aliases and v.kind in MUTABLE:
+                raise UnsupportedConstruct(f"mutation of a {v.kind} through an alias", self.loc(target))
+            self.assign_name(target.id, v)
+            return
+        if isinstance(target, ast.Attribute):
+            base = self.eval_any(target.value)
+            if isinstance(base, Val) and base.kind == "class" and not isinstance(base, OldNamespace):
+                fields = self.state.objects[base.z]
+                if target.attr not in fields:
+                    raise UnsupportedConstruct(f"assignment to `{target.attr}`, which is not a field",
+                                               self.loc(target))
+                old = fields[target.attr]
+                if old.kind == "any":  # an opaque field: only its stand-in changes
+                    if "__opaque__" in fields:
+                        act = self.active()
+                        fields["__opaque__"] = V.ite(act, self.fresh(TypeRef("int"), "__opaque__"),
+                                                     fields["__opaque__"])
+                    return
+                declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
+                new = V.coerce(v, declared)
+                act = self.active()
+                if old.kind == "undefined":
+                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, self.fresh(declared, target.attr))
+                else:
+                    fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, old)
+                return
+        if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+            seq = self.eval(target.value)
+            if seq.kind == "dict":
+                self.store_dict_item(target, v)
+                return
+            if seq.kind == "opaque":  # outside code (__setitem__): it may change the object
+                self.tolerant(target.slice)
+                self.none_raises(seq, "TypeError", target)
+                self.havoc_place(target.value, seq)
+                return
+            if seq.kind != "list" or seq.z is None:
+                raise UnsupportedConstruct("item assignment", self.loc(target))
+            i = V.to_int(self.eval(target.slice))
+            n = z3.Length(seq.z)
+            self.raise_if(z3.Or(i < -n, i >= n), "IndexError", target)
+            j = z3.If(i < 0, i + n, i)
+            unit = z3.Unit(V.coerce(v, seq.type.args[0]).z)
+            self.store(target.value, Val(seq.type, z3.Concat(z3.SubSeq(seq.z, 0, j), unit,
+                                                             z3.SubSeq(seq.z, j + 1, n - j - 1))))
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target, v)
+            return
+        raise UnsupportedConstruct(f"assignment to {type(target).__name__}", self.loc(target))
+
+    def unpack(self, target: ast.Tuple | ast.List, v: Val) -> None:
+        """`a, b = v` for a tuple or list v: ValueError where the lengths differ."""
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            raise UnsupportedConstruct("starred unpacking", self.loc(target))
+        n = len(target.elts)
+        if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
+            if not self.state.outside_returns:
+                self.raise_if(self.fresh_choice("unpack"), "ValueError", target)
+            for t in target.elts:
+                self.store(t, self.fresh(TypeRef("opaque"), "item"))
+            return
+        if v.kind == "tuple":
+            items = V.tuple_items(v)
+            if len(items) != n:
+                self.raise_if(TRUE, "ValueError", target)
+                return
+        elif v.kind in ("list", "str") and v.z is not None:
+            self.raise_if(z3.Length(v.z) != n, "ValueError", target)
+            elem = v.type.args[0] if v.kind == "list" else v.type
+            items = [Val(elem, v.z[i] if v.kind == "list" else z3.SubString(v.z, i, 1)) for i in range(n)]
+        else:
+            raise UnsupportedConstruct(f"unpacking a {v.type}", self.loc(target))
+        for t, x in zip(target.elts, items):
+            self.store(t, x)
+
+    def note_alias(self, targets, value_node: ast.expr, v: Val) -> None:
+        if v.kind not in MUTABLE or isinstance(value_node, FRESH_LIST_NODES):
+            return
+        for t in targets:
+            if isinstance(t, ast.Name):
+                self.frame.aliases.add(t.id)
+            else:
+                raise UnsupportedConstruct("a field made to share another list (aliasing)", self.loc(t))

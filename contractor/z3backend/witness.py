@@ -1,0 +1,69 @@
+"""Reading a z3 model back as Python values: the witnesses (counterexamples, example
+objects) shown with transitions and findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from contractor.z3backend import mappings as M
+from contractor.z3backend import opaque as O
+from contractor.z3backend import values as V
+from contractor.z3backend.semantics import Outcome
+from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import py_value, seq_elements
+
+
+def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: bool) -> dict:
+    """What a model says of a query: the arguments, the fields after, and before (`with_source`)."""
+
+    def shown(k: str, v: Val) -> bool:
+        return v.kind not in ("any", "undefined") and not (k.startswith("__") and k.endswith("__"))
+
+    w = {"args": {k: value(m, v) for k, v in o.args.items()},
+         "after": {k: value(m, v) for k, v in o.after.items() if shown(k, v)}}
+    if with_source:
+        w = {"fields": {k: value(m, v) for k, v in fields.items() if shown(k, v)}, **w}
+    return w
+
+
+def value(m: z3.ModelRef, v: Val) -> Any:
+    """The Python value (as JSON-able data) v has in model m."""
+    if v.kind == "none":
+        return None
+    if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
+        if z3.is_true(m.eval(O.is_none(v.z), model_completion=True)):
+            return None
+        if not z3.is_true(m.eval(O.truth(v.z), model_completion=True)):
+            return 0
+        return f"<object {m.eval(O.oid(v.z), model_completion=True)}>"
+    if v.kind == "optional":
+        if z3.is_true(m.eval(v.is_none, model_completion=True)):
+            return None
+        return value(m, Val(v.type.args[0], v.z))
+    if v.kind == "list":  # elements by their own type (a list of tuples holds datatype values)
+        if v.z is None:
+            return []
+        return [value(m, Val(v.type.args[0], x)) for x in seq_elements(m, v.z)]
+    if v.kind == "tuple":
+        return [value(m, x) for x in V.tuple_items(Val(v.type, m.eval(v.z, model_completion=True)))]
+    if v.kind in ("set", "dict"):
+        return container_value(m, v)
+    if v.kind == "enum":
+        k = m.eval(v.z, model_completion=True).as_long()
+        return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k
+    if v.kind == "class":
+        return f"<{v.type.name} object>"
+    return py_value(m.eval(v.z, model_completion=True))
+
+
+def container_value(m: z3.ModelRef, v: Val) -> list:
+    """A set as the list of its elements, a dict as the list of its [key, value] pairs."""
+    if v.z is None:
+        return []
+    keys = [Val(v.type.args[0], k) for k in seq_elements(m, V.seq_of(v))]
+    if v.kind == "set":
+        return [value(m, k) for k in keys]
+    vals = M.vals(v.z)
+    return [[value(m, k), value(m, Val(v.type.args[1], vals[k.z]))] for k in keys]
