@@ -198,8 +198,9 @@ def _fail(message: str) -> None:
     "-j",
     type=click.IntRange(min=0),
     default=None,
-    help="Worker processes for a large exploration (0: one per CPU; 1: none). Workers start "
-    "only when many pairs wait and each costs the solver real time [default: 0].",
+    help="Worker processes (0: one per CPU; 1: none): several classes are analysed by a "
+    "pool of them; one large exploration starts workers only when many pairs wait and "
+    "each costs the solver real time [default: 0].",
 )
 @click.option(
     "--png", is_flag=True, help="Also write typestate.png (needs the system Graphviz `dot`)."

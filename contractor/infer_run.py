@@ -21,6 +21,7 @@ from contractor.diagnostics import Diagnostic, OutputFormat, Severity, exit_code
 from contractor.discover import qualified_name
 from contractor.errors import ContractorError
 from contractor.explore import ExplorationInterrupted
+from contractor.infer_pool import analyse_in_pool, class_pool_jobs
 from contractor.model import ClassModel
 from contractor.outputs import to_json, to_text, write_artifacts
 from contractor.outputs.findings import RULES, finding_diagnostics
@@ -80,6 +81,38 @@ def _second_interrupt_exits() -> None:
         click.get_current_context().call_on_close(lambda: signal.signal(signal.SIGINT, previous))
 
 
+@dataclass
+class ClassOutcome:
+    """One class analysed and written: what `run` prints and counts for it (picklable,
+    so a worker process of the class pool can hand it back)."""
+
+    typestate: Typestate | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    text: str = ""
+    out_dir: Path | None = None
+    paths: list[Path] = field(default_factory=list)
+    error: str | None = None
+    interrupted: bool = False
+
+
+def analyse_class(resolved: ResolvedTarget, project: ProjectConfig, command_line: PartialSettings,
+                  several: bool, progress: Callable[[int, int], None] | None,
+                  close_progress: Callable[[], None], verbose: bool = False) -> ClassOutcome:
+    """Analyse one class and write its files (nothing half-written on error)."""
+    qualified = qualified_name(resolved)
+    settings = class_settings(project, command_line, resolved.name, qualified)
+    try:
+        model, ts, interrupted = infer_one(resolved, settings, progress, verbose)
+        close_progress()
+        out_dir = output_folder(settings, qualified, several)
+        paths = write_artifacts(ts, out_dir, svg=settings.svg, png=settings.png, html=settings.html)
+    except ContractorError as exc:
+        close_progress()
+        return ClassOutcome(error=str(exc))
+    return ClassOutcome(ts, finding_diagnostics(ts, model), to_text(ts, model), out_dir, list(paths),
+                        interrupted=interrupted)
+
+
 def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line: PartialSettings, *,
         quiet: bool, progress: Callable[[int, int], None] | None,
         close_progress: Callable[[], None], verbose: bool = False) -> RunResult:
@@ -88,27 +121,25 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
     run_settings = class_settings(project, command_line)
     fmt = OutputFormat(run_settings.format)
     result = RunResult(fail_on=Severity(run_settings.fail_on) if run_settings.fail_on else None)
-    for index, resolved in enumerate(classes):
-        qualified = qualified_name(resolved)
-        settings = class_settings(project, command_line, resolved.name, qualified)
-        try:
-            model, ts, result.interrupted = infer_one(resolved, settings, progress, verbose)
-            close_progress()
-            out_dir = output_folder(settings, qualified, several)
-            paths = write_artifacts(ts, out_dir, svg=settings.svg, png=settings.png, html=settings.html)
-        except ContractorError as exc:
-            close_progress()
-            click.echo(f"error: {exc}", err=True)
+    pool_jobs = class_pool_jobs(run_settings.jobs, len(classes))
+    if pool_jobs > 1:  # one worker process per class at a time; each class explores alone
+        outcomes = analyse_in_pool(classes, project, command_line, several, pool_jobs, verbose)
+    else:
+        outcomes = (analyse_class(r, project, command_line, several, progress, close_progress, verbose)
+                    for r in classes)
+    for index, outcome in enumerate(outcomes):
+        if outcome.typestate is None:  # an error (ContractorError) in this class
+            click.echo(f"error: {outcome.error}", err=True)
             result.failed = True
             continue
-        diagnostics = finding_diagnostics(ts, model)
-        result.diagnostics.extend(diagnostics)
-        result.typestates.append(ts)
+        result.interrupted = outcome.interrupted
+        result.diagnostics.extend(outcome.diagnostics)
+        result.typestates.append(outcome.typestate)
         if fmt is OutputFormat.TEXT and not quiet:
-            click.echo(("\n" if index else "") + to_text(ts, model), nl=False)
+            click.echo(("\n" if index else "") + outcome.text, nl=False)
         if not quiet:
-            names = ", ".join(p.name for p in paths)
-            click.echo(f"\nWrote {out_dir}/: {names}", err=fmt is not OutputFormat.TEXT)
+            names = ", ".join(p.name for p in outcome.paths)
+            click.echo(f"\nWrote {outcome.out_dir}/: {names}", err=fmt is not OutputFormat.TEXT)
         if result.interrupted:  # Ctrl-C: the classes after this one are not analysed
             break
     if fmt is OutputFormat.JSON:
@@ -121,4 +152,4 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
     return result
 
 
-__all__ = ["RunResult", "output_folder", "run"]
+__all__ = ["ClassOutcome", "RunResult", "analyse_class", "output_folder", "run"]

@@ -22,7 +22,6 @@ run may ask a few more queries than a sequential one.
 
 from __future__ import annotations
 
-import multiprocessing
 import statistics
 import time
 from collections import deque
@@ -87,6 +86,8 @@ class ParallelBackend:
     # -- the parallel part ------------------------------------------------------------
 
     def _can_fork(self) -> bool:
+        import multiprocessing  # here: most runs never get this far, and it costs start-up time
+
         if self._eligible is None:
             z3b = _z3_of(self.inner)
             actions = list(z3b.model.actions) if z3b is not None else []
@@ -99,6 +100,8 @@ class ParallelBackend:
         return self._eligible
 
     def _start(self) -> None:
+        import multiprocessing
+
         z3b = _z3_of(self.inner)
         actions = sorted(z3b.model.actions)
         self._owner = {m: i % self.jobs for i, m in enumerate(actions)}

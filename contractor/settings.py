@@ -17,7 +17,6 @@ path and name), override the project's settings for that class:
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -179,9 +178,15 @@ def read_project(path: Path | None) -> ProjectConfig:
         return NO_CONFIG
     where = Location(str(path), 1)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}", where, "pyproject.toml") from None
+    if "contractor" not in text:  # no [tool.contractor] can be there: spare tomllib's import
+        return ProjectConfig(path, PartialSettings(), {})
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"not TOML: {e}", where, "pyproject.toml") from None
     table = data.get("tool", {}).get("contractor", {})
