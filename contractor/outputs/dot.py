@@ -30,8 +30,30 @@ TOOLTIPS_UP_TO = 1000
 
 def quote(text: str) -> str:
     """A DOT double-quoted string for `text` (newlines become DOT's centred line breaks)."""
+    if '"' not in text and "\\" not in text and "\n" not in text:  # ids and names: nothing to escape
+        return '"' + text + '"'
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + escaped.replace("\n", "\\n") + '"'
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`textwrap.wrap(text, width, break_long_words=False)`, greedily and fast when the
+    words are separated by single spaces and hold no hyphen (method lists: textwrap's
+    regular expressions took seconds over thousands of states)."""
+    if "-" in text or "  " in text or any(c in text for c in "\t\n\r\v\f") or text != text.strip():
+        return textwrap.wrap(text, width, break_long_words=False)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            if line:
+                lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _attrs(**attrs: str) -> str:
@@ -59,9 +81,8 @@ def node_label(state: State, ts: Typestate | None = None, loops: tuple[str, ...]
     if not state.enabled:
         return f"{state.id}\n(stuck: no method enabled)"
     shown = ts.shown_enabled(state) if ts is not None else state.enabled
-    methods = (textwrap.wrap(", ".join(shown), WRAP, break_long_words=False) if shown
-               else ["(always-enabled only)"])
-    folded = textwrap.wrap("loops: " + ", ".join(loops), WRAP, break_long_words=False) if loops else []
+    methods = wrap(", ".join(shown), WRAP) if shown else ["(always-enabled only)"]
+    folded = wrap("loops: " + ", ".join(loops), WRAP) if loops else []
     return "\n".join([state.id, *methods, *folded])
 
 
@@ -121,17 +142,30 @@ def to_dot(ts: Typestate, *, drawn: tuple[Transition, ...] | None = None,
         _edge(START, i.target, i.constructor, i.certainty, initialization_id(n), "initialization",
               initialization_tooltip(i))
         for n, i in enumerate(ts.initializations))
-    tooltip = transition_tooltip if len(edges) <= TOOLTIPS_UP_TO else _short_tooltip
-    lines.extend(
-        _edge(t.source, t.target, t.method, t.certainty,
-              transition_id(index[(t.source, t.method, t.target)]), "transition", tooltip(t))
-        for t in edges)
+    if len(edges) <= TOOLTIPS_UP_TO:
+        lines.extend(
+            _edge(t.source, t.target, t.method, t.certainty,
+                  transition_id(index[(t.source, t.method, t.target)]), "transition", transition_tooltip(t))
+            for t in edges)
+    else:
+        lines.extend(_large_edges(edges, index))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _short_tooltip(t: Transition) -> str:
-    return f"{t.source} --{t.method}--> {t.target} ({t.certainty})"
+def _large_edges(edges: list[Transition], index: dict[tuple[str, str, str], int]) -> list[str]:
+    """The lines `_edge` gives for `edges` with the short tooltip `S1 --m--> S2 (must)`, in
+    one formatting step per edge (a graph this large is not drawn; its DOT text took
+    seconds through `_edge`)."""
+    out = []
+    for t in edges:
+        source, target, method, certainty = quote(t.source), quote(t.target), t.method, t.certainty
+        tooltip = quote(f"{t.source} --{method}--> {t.target} ({certainty})")
+        label, style = (quote(method + "?"), ', style="dashed"') if certainty == "may" else (quote(method), "")
+        out.append(f'  {source} -> {target} [id="transition-{index[(t.source, method, t.target)]}", '
+                   f'class="transition {certainty}", label={label}, tooltip={tooltip}, '
+                   f"labeltooltip={tooltip}{style}];")
+    return out
 
 
 def _title(ts: Typestate) -> str:
@@ -142,4 +176,4 @@ def _title(ts: Typestate) -> str:
     return title
 
 
-__all__ = ["initialization_id", "node_id", "node_label", "quote", "to_dot", "transition_id"]
+__all__ = ["initialization_id", "node_id", "node_label", "quote", "to_dot", "transition_id", "wrap"]
