@@ -114,12 +114,14 @@ class PreconditionMode(enum.Enum):
 class Opaque(ast.stmt):
     """A statement standing for code contractor does not follow (a method an unreadable base
     class may define, an async method after its first await): the paths reaching it are
-    unknown. `rest` holds the statements it replaces where they are known, so the write
+    unknown, except for an unreadable base's method, which the paths run on with every
+    field arbitrary (z3backend/basecalls.py). `rest` holds the statements it replaces where they are known, so the write
     set (z3backend/effects.py) still sees them; without them every field may change."""
 
-    _fields = ("reason", "rest")
+    _fields = ("reason", "rest", "base")
     reason: str
     rest: list[ast.stmt]  # the statements it stands for, when they are known (their writes count); [] if not
+    base: str  # the unreadable base class whose method it stands for ("" otherwise)
 
 
 @dataclass(frozen=True)

@@ -45,14 +45,25 @@ def _precondition(method: Method) -> str:
     return " and ".join(_operand(c.expr) for c in method.preconditions) or "True"
 
 
+def _literal(expr: ast.expr, on: bool) -> str:
+    """`expr` (or its negation), `not x` negated read as `x`."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        expr, on = expr.operand, not on
+    return _operand(expr) if on else f"not {_operand(expr)}"
+
+
 def precondition_invariant(model: ClassModel, enabled: Collection[str]) -> StateInvariant:
-    """The invariant of the state enabling exactly `enabled` among `model`'s actions."""
+    """The invariant of the state enabling exactly `enabled` among `model`'s actions (each
+    fact once: `not self.on` enabling one action and disabling another is said once)."""
     texts: list[str] = []
     executable = not _guarded(model)
     for name in sorted(model.actions):
         method = model.methods[name]
-        pre = _precondition(method)
         on = name in enabled
+        if _guarded(model):  # raise guards decide: no expression of the source says it
+            texts.append(f"{name}() {'enabled' if on else 'disabled'}")
+            continue
+        pre = _precondition(method)
         if _mentions_parameters(method):
             executable = False
             params = ", ".join(p.name for p in method.params)
@@ -64,12 +75,12 @@ def precondition_invariant(model: ClassModel, enabled: Collection[str]) -> State
             if not on:
                 texts.append("False")
             continue
-        single = len(method.preconditions) == 1
-        if on:
-            texts.append(pre)
+        if on or len(method.preconditions) == 1:  # each precondition a fact of its own
+            texts += [_literal(c.expr, on) for c in method.preconditions]
         else:
-            texts.append(f"not {pre}" if single and pre[0] == "(" else f"not ({pre})")
-    text = " and ".join(texts) or "True"
+            texts.append(f"not ({pre})")
+    unique = list(dict.fromkeys(texts))
+    text = " and ".join(unique) or "True"
     return StateInvariant(text, text if executable else None)
 
 

@@ -90,6 +90,58 @@ def test_unreadable_base_is_reported_once_and_only_affected_answers_are_may(tmp_
     assert all(i.certainty == "may" and "dict" in (i.reason or "") for i in ts.initializations)
 
 
+RUNTIME_BASE = textwrap.dedent('''\
+    def _make():
+        class B:
+            def __init__(self):
+                self.ready = False
+        return B
+
+
+    Base = _make()
+
+
+    class C(Base):
+        def __init__(self) -> None:
+            self.ready = True
+            super().__init__()
+            self.n = 0
+
+        def prepare(self) -> None:
+            self.ready = True
+
+        def start(self) -> None:
+            if not self.ready:
+                raise RuntimeError("not ready")
+            self.n = 1
+
+        def finish(self) -> None:
+            if self.n != 1:
+                raise RuntimeError("not started")
+            self.n = 2
+    ''')
+
+
+def test_super_call_into_an_unreadable_base_goes_on_with_fields_arbitrary(tmp_path: Path) -> None:
+    """The base (bound at run time) sets `ready` behind z3's back: every field is arbitrary
+    after the call, but the path goes on, so `n = 0` after it still holds (finish is
+    disabled in every initial state), and the answers through the call are may, naming it."""
+    path = tmp_path / "runtime_base.py"
+    path.write_text(RUNTIME_BASE)
+    ts = infer(f"{path}:C", InferOptions(backend="z3"))
+    cls = load_class(path, "C")
+    domains = {"ready": BOOLS, "n": [0, 1, 2]}
+    check(ts, brute_force_typestate(cls, domains, preconditions="implicit"), cls, {}, exact=False)
+    initial = {s.id: s.enabled for s in ts.states if s.initial}
+    assert initial and all("finish" not in enabled for enabled in initial.values())
+    assert any("start" not in enabled for enabled in initial.values())  # ready may be False
+    assert all(i.certainty == "may" and "unreadable base class Base" in (i.reason or "")
+               for i in ts.initializations)
+    assert [u.construct for u in ts.unknowns if "Base" in u.construct] == [
+        "base class Base cannot be read"]
+    assert any(f.kind == "may_raise" and "Base.__init__" in f.message for f in ts.findings)
+
+
 def _package(tmp_path: Path) -> Path:
     pkg = tmp_path / "plant"
     pkg.mkdir()

@@ -88,3 +88,62 @@ def test_state_names_are_the_ids_in_every_output(tmp_path):
               "try:\n    t.push()\nexcept AssertionError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", client], cwd=tmp_path / "strong", capture_output=True, text=True)
     assert "not enabled in state locked" in out.stdout, out.stderr
+
+
+def test_precondition_invariants_say_each_fact_once(tmp_path):
+    """The fallback invariant (CrossHair's, or z3's where nothing better prints): `not
+    self.on` enabling start and disabling stop is said once, and an enabled method's
+    preconditions are facts of their own."""
+    from contractor.state_invariants import precondition_invariant
+
+    path = tmp_path / "meter.py"
+    path.write_text('''class Meter:
+    def __init__(self) -> None:
+        self.on = False
+        self.n = 0
+
+    def start(self) -> None:
+        """pre: not self.on"""
+        self.on = True
+
+    def stop(self) -> None:
+        """pre: self.on"""
+        self.on = False
+
+    def bump(self) -> None:
+        """
+        pre: self.on
+        pre: self.n < 3
+        """
+        self.n += 1
+''')
+    model = api.load_model(f"{path}:Meter")
+    assert precondition_invariant(model, {"start"}).text == "not (self.on and self.n < 3) and not self.on"
+    assert precondition_invariant(model, {"stop", "bump"}).text == "self.on and self.n < 3"
+    off = precondition_invariant(model, {"stop"})
+    assert off.text == off.python == "not (self.on and self.n < 3) and self.on"
+
+
+def test_raise_guard_states_that_z3_cannot_print_are_not_false(tmp_path):
+    """Raise guards z3 could only read as unknown predicates: the state is named by its
+    enabled and disabled methods, never `False and False` (which no object satisfies)."""
+    path = tmp_path / "opt.py"
+    path.write_text('''from typing import Optional
+
+
+class C:
+    def __init__(self) -> None:
+        self.items: Optional[list[int]] = []
+
+    def take(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        self.items = []
+
+    def drop(self) -> None:
+        self.items = None
+''')
+    ts = api.infer(f"{path}:C", Z3)
+    texts = {s.enabled: s.invariant for s in ts.states}
+    assert texts[("drop",)] == "drop() enabled and take() disabled"
+    assert all("False" not in t for t in texts.values()), texts

@@ -91,7 +91,29 @@ def _hint_name(annotation: Any) -> str | None:
     return getattr(annotation, "__name__", None)
 
 
-def _from_json(value: Any, namespace: Mapping[str, Any], hint: str | None) -> Any:
+class OpaqueStandIn:
+    """An untyped value of a witness (`0`: falsy, `"<object N>"`: truthy) replayed as an
+    object whose methods return normally, as the raise guards assume outside code does."""
+
+    def __init__(self, truth: bool):
+        self.truth = truth
+
+    def __bool__(self) -> bool:
+        return self.truth
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+
+    def __repr__(self) -> str:
+        return f"<{'truthy' if self.truth else 'falsy'} object>"
+
+
+def _from_json(value: Any, namespace: Mapping[str, Any], hint: str | None, stand_in: bool = False) -> Any:
+    standing = value == 0 or (isinstance(value, str) and value.startswith("<object"))
+    if stand_in and hint in ("opaque", "_empty") and standing and not isinstance(value, bool):
+        return OpaqueStandIn(value != 0)
     if hint == "str" or value is None or isinstance(value, bool):
         return value
     if hint and hint.startswith("tuple[") and isinstance(value, list):
@@ -134,10 +156,11 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
         if t.certainty != "must" or not t.witness or "fields" not in t.witness:
             continue
         where = f"witness of {t.source} --{t.method}--> {t.target} {t.witness}"
-        fields = {n: _from_json(v, namespace, ts.fields.get(n)) for n, v in t.witness["fields"].items()}
+        fields = {n: _from_json(v, namespace, ts.fields.get(n), stand_in=True)
+                  for n, v in t.witness["fields"].items()}
         signature = inspect.signature(contracts.methods[t.method].function)
         hints = {p.name: p.annotation for p in signature.parameters.values()}
-        args = {n: _from_json(v, namespace, _hint_name(hints.get(n)))
+        args = {n: _from_json(v, namespace, _hint_name(hints.get(n)), stand_in=True)
                 for n, v in (t.witness.get("args") or {}).items()}
         obj = runner.make(fields)
         source, target = enabled_of(ts, t.source), enabled_of(ts, t.target)
@@ -158,6 +181,10 @@ def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> l
             else:
                 for n, v in (t.witness.get("after") or {}).items():
                     real = getattr(after, attribute(contracts.cls, n), None)
+                    if ts.fields.get(n) == "opaque":  # the witness shows None-ness and truth only
+                        if (v is None, bool(v)) != (real is None, bool(real)):
+                            problems.append(f"{where}: after the call {n} == {real!r}, witness says {v!r}")
+                        continue
                     if not _same(_from_json(v, namespace, ts.fields.get(n)), real):
                         problems.append(f"{where}: after the call {n} == {real!r}, witness says {v!r}")
     return problems

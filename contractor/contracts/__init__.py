@@ -73,7 +73,7 @@ def _opaque(name: str, where: Unreadable, at: ast.ClassDef, kind: str = "helper"
         defaults=[]), body=[ast.Pass()], decorator_list=[], returns=None, type_comment=None), at)
     ast.fix_missing_locations(fn)
     return Method(name=name, kind=kind, params=(), preconditions=(), postconditions=(),
-                  body=opaque_body(reason, where_node(where, at)), node=fn, location=where.location,
+                  body=opaque_body(reason, where_node(where, at), base=where.name), node=fn, location=where.location,
                   owner=where.name)
 
 

@@ -274,9 +274,10 @@ def any_of(groups: list[list[Condition]]) -> Condition:
     return Condition(expr, text, "pre", first.dialect, first.location, first.description)
 
 
-def opaque_body(reason: str, at: ast.AST, rest: list[ast.stmt] | None = None) -> tuple[ast.stmt, ...]:
-    """One opaque statement; `rest`: the statements it replaces, if known (see model.Opaque)."""
-    return (ast.copy_location(Opaque(reason=reason, rest=list(rest or [])), at),)
+def opaque_body(reason: str, at: ast.AST, rest: list[ast.stmt] | None = None, base: str = "") -> tuple[ast.stmt, ...]:
+    """One opaque statement; `rest`: the statements it replaces, if known; `base`: the
+    unreadable base class whose method it stands for (see model.Opaque)."""
+    return (ast.copy_location(Opaque(reason=reason, rest=list(rest or []), base=base), at),)
 
 
 def until_first_await(fn: ast.AsyncFunctionDef, body: tuple[ast.stmt, ...]) -> tuple[ast.stmt, ...]:

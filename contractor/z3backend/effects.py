@@ -7,8 +7,9 @@ fields a method (with the methods of the class it calls on `self`) may change, o
 when it cannot tell, and then every field is havocked. The rules, all syntactic:
 
 - `self.x = ...`, `self.x += ...`, `del self.x`, `self.x[...] = ...` write `x`;
-- a field of a mutable type (list, dict, set, or one contractor does not model) written
-  nowhere may still be changed through its value, so any mention of it counts as a write,
+- a field of a mutable type (list, dict, set, an untyped object, one of them inside an
+  Optional or tuple, or one contractor does not model) written nowhere may still be
+  changed through its value, so any mention of it counts as a write,
   except `len(self.x)` and `... in self.x`;
 - a field holding another user object: None (that object may hold `self` and change it);
 - `self` handed to any code (an argument, an assignment, `setattr`, `vars`, `super()`),
@@ -145,6 +146,12 @@ def _holds_objects(t: TypeRef) -> bool:
     return t.kind in ("class", "any") or any(_holds_objects(a) for a in t.args)
 
 
+def _mutable(t: TypeRef) -> bool:
+    """A value code can change in place: a container, an untyped object, or one inside an
+    Optional or a tuple."""
+    return t.kind in MUTABLE or t.kind == "opaque" or any(_mutable(a) for a in t.args)
+
+
 def _is_read(node: ast.AST, parent: ast.AST | None) -> bool:
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in READS \
             and node in parent.args:
@@ -176,7 +183,7 @@ def writes(model: ClassModel, name: str) -> frozenset[str] | None:
             f = model.fields.get(field)
             if f is None or _holds_objects(f.type):
                 return None
-            if f.type.kind in MUTABLE:
+            if _mutable(f.type):
                 out.add(field)
         todo.extend(scan.calls)
     return frozenset(out)

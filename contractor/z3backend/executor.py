@@ -17,6 +17,7 @@ import z3
 from contractor.errors import Location, UnsupportedConstruct
 from contractor.model import ClassModel, Opaque, TypeRef
 from contractor.z3backend import effects
+from contractor.z3backend.basecalls import BaseCalls
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.exprs import ExprEvaluator
@@ -26,6 +27,7 @@ from contractor.z3backend.loops import LoopExecutor
 from contractor.z3backend.mapcalls import MapCalls
 from contractor.z3backend.outside import OutsideEvaluator
 from contractor.z3backend.quantifiers import Quantifiers
+from contractor.z3backend.reach import Reach
 from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
@@ -33,7 +35,7 @@ from contractor.z3backend.values import Val
 
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, LoopExecutor,
-               OutsideEvaluator, HandlerExecutor):
+               OutsideEvaluator, Reach, BaseCalls, HandlerExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
@@ -44,6 +46,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         self.state = state
         self.guard: z3.BoolRef = TRUE
         self.frame = Frame("<condition>")
+        self.callers: list[Frame] = []  # the frames of the methods that inlined the current one
         self.loops: list[Loop] = []
         self.prefix = fresh_prefix
         self.counter = 0
@@ -149,7 +152,12 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
             return
-        if isinstance(node, Opaque):  # code of an unreadable base class
+        if isinstance(node, Opaque) and getattr(node, "base", ""):  # an unreadable base's method
+            own = self.frame.locals.get("self")
+            if isinstance(own, Val) and own.kind == "class":
+                self.unreadable_effect(own.z, node.reason, node)
+                return
+        if isinstance(node, Opaque):  # code contractor does not follow
             raise UnsupportedConstruct(node.reason, self.loc(node))
         if isinstance(node, ast.Expr):
             if isinstance(node.value, ast.Constant):

@@ -21,7 +21,7 @@ import z3
 from contractor.model import OPAQUE
 from contractor.z3backend import effects
 from contractor.z3backend import values as V
-from contractor.z3backend.state import FALSE, TRUE, Loop
+from contractor.z3backend.state import FALSE, TRUE, Loop, Site
 from contractor.z3backend.values import Val
 
 _ROOTS = ("BaseException", "Exception")
@@ -97,7 +97,7 @@ class HandlerExecutor:
                     v = self.eval_any(t.value)
                     if getattr(v, "kind", None) != "opaque":
                         return False
-                    self.havoc_place(t.value, v)
+                    self.hand_out(t.value, v)
         elif isinstance(node, ast.Raise) and node.exc is None:
             self.reraise(node)
         else:
@@ -107,6 +107,7 @@ class HandlerExecutor:
     def run_opaque_for(self, node: ast.For, writes) -> None:
         """`for x in <untyped value>`: any number of iterations. What the body writes is
         arbitrary at the start of an iteration; the body then runs once, or not at all."""
+        self.hand_out(node.iter, self.eval(node.iter))  # iterating runs its outside code
         act = self.active()
         names = {n.id for stmt in node.body for n in ast.walk(stmt)
                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -148,12 +149,38 @@ class HandlerExecutor:
         self.state.explicit = z3.Or(self.state.explicit, z3.And(act, caught[-1].explicit))
 
     def run_with(self, node: ast.With, writes) -> None:
+        """`with cm: body`. An untyped context manager is outside code: its `__exit__` may
+        swallow what the body raises (then the paths go on after the block), except while
+        reading raise guards, where outside code returns normally (a falsy `__exit__`)."""
+        outside = False
         for item in node.items:
             ctx = self.tolerant(item.context_expr)
+            outside = outside or getattr(ctx, "kind", None) != "class"
+            self.hand_out(item.context_expr, ctx)  # __enter__ and __exit__ are outside code
             if item.optional_vars is not None:  # what __enter__ returns: outside code
                 self.store(item.optional_vars, ctx if getattr(ctx, "kind", None) == "class" else
                            self.fresh(OPAQUE, "with"))
-        self.run_block(node.body, writes)
+        if not outside or self.state.outside_returns:
+            self.run_block(node.body, writes)
+            return
+        st = self.state
+        saved_raised, saved_explicit, saved_guard, first = st.raised, st.explicit, self.guard, len(st.raises)
+        self.guard = self.active()
+        st.raised, st.explicit = FALSE, FALSE
+        try:
+            self.run_block(node.body, writes)
+        finally:
+            self.guard = saved_guard
+        kept = z3.Not(self.fresh_choice("swallows"))
+        swallowed = z3.And(st.raised, z3.Not(kept))
+        if not z3.is_false(z3.simplify(st.raised)):  # those paths go on with a value outside code chose
+            st.outside = z3.Or(st.outside, swallowed)
+            st.outside_sites.append(Site(swallowed, "an exception a context manager may swallow",
+                                         node.lineno, self.frame.method))
+        for site in st.raises[first:]:
+            site.cond = z3.And(site.cond, kept)
+        st.raised = z3.Or(saved_raised, z3.And(st.raised, kept))
+        st.explicit = z3.Or(saved_explicit, z3.And(st.explicit, kept))
 
     def run_try(self, node: ast.Try, writes) -> None:
         st = self.state

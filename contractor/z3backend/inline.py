@@ -12,6 +12,7 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import Method, TypeRef
 from contractor.z3backend import values as V
+from contractor.z3backend.basecalls import unreadable_base
 from contractor.z3backend.state import Frame
 from contractor.z3backend.values import Val
 
@@ -54,6 +55,8 @@ class InlineCalls:
     def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST,
                     unknown_rest: bool = False) -> Val:
         method = self.model.methods[name]
+        if unreadable_base(method) is not None:  # basecalls.py: it goes on after the call
+            return self.call_unreadable(oid, method, args, kwargs, node)
         if self.state.depth >= MAX_INLINE_DEPTH:
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
         bound = self.bind(method, args, kwargs, node, unknown_rest)
@@ -67,6 +70,7 @@ class InlineCalls:
         entry = self.active()  # the callee runs only where the caller is still running
         frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
         frame.old = dict(bound)
+        self.callers.append(outer_frame)
         self.frame, self.loops, self.guard = frame, [], entry
         self.state.depth += 1
         try:
@@ -80,6 +84,7 @@ class InlineCalls:
             falls_through = z3.simplify(self.active())  # paths that end without `return`
         finally:
             self.state.depth -= 1
+            self.callers.pop()
             self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
         return merge_returns(frame, falls_through)
 

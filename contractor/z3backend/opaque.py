@@ -49,6 +49,12 @@ def fresh_well_formed(name: str) -> z3.ExprRef:
     return make(z3.If(n, NONE_ID, z3.If(i == NONE_ID, NONE_ID - 1, i)), n, z3.And(z3.Not(n), t))
 
 
+def fresh_object(name: str, truthy: z3.BoolRef) -> z3.ExprRef:
+    """A new object (not None) of unknown identity: `[]` stored where a value is untyped."""
+    i = z3.Int(f"{name}.id")
+    return make(z3.If(i == NONE_ID, NONE_ID - 1, i), z3.BoolVal(False), truthy)
+
+
 def none_term() -> z3.ExprRef:
     return make(z3.IntVal(NONE_ID), z3.BoolVal(True), z3.BoolVal(False))
 

@@ -2,13 +2,16 @@
 
 A name the class does not define (a module function, an imported module, a builtin the
 backend does not model), an attribute of an opaque value, and a call to any of them give
-opaque results (opaque.py). Such a call reaches only what is handed to it: its
-arguments and the object whose method it is have their truth value made arbitrary
-(their identity and None-ness stay); `self`'s fields change only if `self` (or another
-object of the class) is passed, and then the path is not followed further (every field
-the method may write becomes arbitrary). It may raise: that is a `may_raise` finding,
-never a raise guard. Comparisons, operators and subscripts on opaque values give fresh
-results; `is None`, `is` and truth tests are tracked.
+opaque results (opaque.py): fresh, None or not, unless a builtin's result type is known
+(`len`, `int`, `str`, ...). Such a call reaches only what is handed to it: its arguments
+and the object whose method it is may change in place (reach.py: an untyped object's
+truth, a container's contents, seen through every place holding them; identity and
+None-ness stay); `self`'s fields change only if `self` (or another object of the class)
+is passed, and then the path is not followed further (every field the method may write
+becomes arbitrary). It may raise: that is a `may_raise` finding, never a raise guard.
+Using an opaque value that is None (an attribute, a call) raises as Python does.
+Comparisons, operators and subscripts on opaque values give fresh results; `is None`,
+`is` and truth tests are tracked.
 """
 
 from __future__ import annotations
@@ -67,12 +70,6 @@ def escapes_self(node: ast.AST) -> bool:
     return False
 
 
-def _storable(node: ast.expr) -> bool:
-    """A place a havocked value can be written back to: a local or `self.<field>`."""
-    return isinstance(node, ast.Name) or (
-        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self")
-
-
 class OutsideEvaluator:
     """Mixin of Executor (after ExprEvaluator): opaque values and code outside the source."""
 
@@ -94,10 +91,9 @@ class OutsideEvaluator:
         return self.fresh(t, hint)
 
     def none_raises(self, v: Val, exc: str, node: ast.AST) -> None:
-        """Using an opaque value that is None raises (but not while reading raise guards,
-        where outside code, which this is a use of, returns normally)."""
-        if not self.state.outside_returns:
-            self.raise_if(O.is_none(v.z), exc, node)
+        """Using an opaque value that is None raises, as Python does (also while reading
+        raise guards: None has no outside code that could return normally)."""
+        self.raise_if(O.is_none(v.z), exc, node)
 
     def as_value(self, r: Any, node: ast.AST) -> Any:
         """An External or Member read as a value: an opaque value (None-ness checked)."""
@@ -118,22 +114,6 @@ class OutsideEvaluator:
                 raise
             return self.fresh_opaque("arg", node)
 
-    def havoc_place(self, node: ast.expr, v: Any) -> None:
-        """Outside code got hold of `v` (written at `node`): what it can change, changes."""
-        if not isinstance(v, Val) or not _storable(node):
-            return
-        if isinstance(node, ast.Name) and node.id not in self.frame.locals:
-            return
-        if isinstance(node, ast.Attribute):
-            own = self.frame.locals.get("self")
-            if not isinstance(own, Val) or own.kind != "class" or node.attr not in self.state.objects[own.z]:
-                return
-        if v.kind == "opaque":
-            t = self.fresh(BOOL, "truth")
-            self.store(node, Val(OPAQUE, O.make(O.oid(v.z), O.is_none(v.z), z3.And(z3.Not(O.is_none(v.z)), t.z))))
-        elif v.kind in ("list", "dict", "set") and v.z is not None:
-            self.store(node, self.fresh(v.type, "havoc"))
-
     def outside_call(self, target: Any, node: ast.Call) -> Val:
         """A call to code outside the analysed source (see the module docstring)."""
         args = [(a.value if isinstance(a, ast.Starred) else a) for a in node.args]
@@ -150,14 +130,12 @@ class OutsideEvaluator:
             target.attr if isinstance(target, Member) else "an opaque value")
         if isinstance(target, Member):
             self.none_raises(target.base, "AttributeError", node)
-            self.havoc_place(target.node, target.base)
+            self.hand_out(target.node, target.base)  # a method may change its object
         elif isinstance(target, Val) and target.kind == "opaque":
             self.none_raises(target, "TypeError", node)
-        for a, v in zip(args, values):
-            # a function of another module is taken not to change an untyped argument's
-            # truth (struct.pack(self.n)); a method may change its object and arguments
-            if isinstance(target, Member) or (isinstance(v, Val) and v.kind != "opaque"):
-                self.havoc_place(a, v)
+            self.hand_out(node.func, target)
+        for a, v in zip(args, values):  # and its arguments (reach.py)
+            self.hand_out(a, v)
         if not (isinstance(target, External) and target.name in _NEVER_RAISE) and not self.state.outside_returns:
             fails = self.fresh(BOOL, f"raises!{name}")
             self.raise_if(fails.z, f"an exception from {name}()", node)

@@ -10,6 +10,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeRef
+from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.refs import OldNamespace
 from contractor.z3backend.state import TRUE
@@ -21,7 +22,7 @@ MUTABLE = ("list", "set", "dict")
 
 class StoreExecutor:
     """Mixin of Executor: needs frame, state, active, eval, eval_any, fresh, raise_if, loc,
-    fresh_choice, tolerant, none_raises, havoc_place and store_dict_item."""
+    fresh_choice, tolerant, none_raises, hand_out and store_dict_item."""
 
     def assign_name(self, name: str, v: Val) -> None:
         f = self.frame
@@ -58,6 +59,9 @@ class StoreExecutor:
                                                      fields["__opaque__"])
                     return
                 declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
+                if declared.kind == "opaque" and v.kind in MUTABLE and v.z is None:  # `[]`: a new object
+                    self.counter += 1
+                    v = Val(declared, O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(False)))
                 new = V.coerce(v, declared)
                 act = self.active()
                 if old.kind == "undefined":
@@ -73,7 +77,7 @@ class StoreExecutor:
             if seq.kind == "opaque":  # outside code (__setitem__): it may change the object
                 self.tolerant(target.slice)
                 self.none_raises(seq, "TypeError", target)
-                self.havoc_place(target.value, seq)
+                self.hand_out(target.value, seq)
                 return
             if seq.kind != "list" or seq.z is None:
                 raise UnsupportedConstruct("item assignment", self.loc(target))

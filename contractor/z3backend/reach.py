@@ -1,0 +1,135 @@
+"""What a call to code outside the analysed source can change: the objects handed to it.
+
+Outside code (outside.py) receives its arguments and, for a method call, its receiver.
+It keeps their identity (and so their None-ness) but may mutate them: an untyped
+(opaque) object's truth may change, and so may the contents of a list, dict or set
+(also inside an Optional or a tuple). The change is seen through every place holding
+the same object: an opaque object is updated by identity in every local of every frame
+on the call stack and every field of every object; a list is updated where it is
+stored, and a list that another place may share (a local aliasing a field, an
+expression that is neither a place nor a fresh value) makes the statement untranslated
+(its paths unknown, never a guess). Immutable values (numbers, strings, None) stay.
+
+Not covered (see README, "Code outside the analysed source"): an object reachable from
+an argument only through another untyped object's attributes (a wrapper's buffer), and
+objects outside code holds through global references.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import BOOL, TypeRef
+from contractor.z3backend import opaque as O
+from contractor.z3backend import tuples as T
+from contractor.z3backend import values as V
+from contractor.z3backend.values import Val
+
+CONTAINERS = ("list", "dict", "set")
+# expressions whose value is a new object no other place holds
+FRESH_NODES = (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.Call, ast.BinOp,
+               ast.Constant, ast.JoinedStr, ast.Tuple)
+
+
+def holds_mutable(t: TypeRef) -> bool:
+    """Whether outside code can change a value of type `t` in place."""
+    if t.kind in CONTAINERS or t.kind == "opaque":
+        return True
+    return t.kind in ("tuple", "optional") and any(holds_mutable(a) for a in t.args)
+
+
+class Reach:
+    """Mixin of Executor (with OutsideEvaluator): havoc what outside code was handed."""
+
+    def hand_out(self, node: ast.expr, v: Any) -> None:
+        """Outside code got `v` (the value of `node`): what it can change in it, changes."""
+        if not isinstance(v, Val) or not holds_mutable(v.type):
+            return
+        act = self.active()
+        for identity, truth in self._opaque_parts(v):
+            self._retruth_everywhere(identity, truth, act)
+        if not _has_container(v.type):
+            return
+        if _empty_literal(v):
+            if isinstance(node, FRESH_NODES):
+                return
+            raise UnsupportedConstruct("an empty container of unknown item type handed to outside code",
+                                       self.loc(node))
+        if isinstance(node, FRESH_NODES):
+            return
+        if not self._own_place(node):
+            raise UnsupportedConstruct(f"a {v.type} that may be shared with a field, handed to outside code",
+                                       self.loc(node))
+        if any(name in f.aliases for f in self.all_frames() for name in f.locals
+               if f.locals[name].kind in CONTAINERS):
+            raise UnsupportedConstruct(f"a {v.type} handed to outside code while a local aliases a field",
+                                       self.loc(node))
+        current = self.eval(node)  # after the opaque parts changed
+        self.store(node, V.ite(act, self._new_contents(current), current))
+
+    # -- the parts ------------------------------------------------------------------
+
+    def all_frames(self) -> list:
+        return [*self.callers, self.frame]
+
+    def _own_place(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.frame.locals
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            own = self.frame.locals.get("self")
+            return isinstance(own, Val) and own.kind == "class" and node.attr in self.state.objects[own.z]
+        return False
+
+    def _opaque_parts(self, v: Val) -> list[tuple[z3.ArithRef, z3.BoolRef]]:
+        """(identity, new truth) of each opaque object inside `v` that is not None."""
+        if v.kind == "opaque":
+            t = self.fresh(BOOL, "truth").z
+            return [(O.oid(v.z), z3.And(z3.Not(O.is_none(v.z)), t))]
+        if v.kind == "tuple":
+            return [p for x in V.tuple_items(v) for p in self._opaque_parts(x)]
+        return []
+
+    def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:
+        """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`."""
+        if v.kind == "opaque":
+            same = z3.And(act, O.oid(v.z) == identity)
+            return Val(v.type, O.make(O.oid(v.z), O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
+        if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):
+            items = [self._retruth(x, identity, truth, act) for x in V.tuple_items(v)]
+            return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))
+        return v
+
+    def _retruth_everywhere(self, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> None:
+        places = [f.locals for f in self.all_frames()]
+        places += [fields for oid, fields in self.state.objects.items() if oid >= 0]  # not __old__'s copy
+        for place in places:
+            for name, v in list(place.items()):
+                if isinstance(v, Val) and v.kind in ("opaque", "tuple"):
+                    place[name] = self._retruth(v, identity, truth, act)
+
+    def _new_contents(self, v: Val) -> Val:
+        """`v` with arbitrary contents in its containers (identity and None-ness kept)."""
+        if v.kind in CONTAINERS:
+            return v if v.z is None else self.fresh(v.type, "handed")
+        if v.kind == "optional" and _has_container(v.type):
+            inner = self._new_contents(Val(v.type.args[0], v.z))
+            return Val(v.type, inner.z, v.is_none)
+        if v.kind == "tuple" and _has_container(v.type):
+            items = [self._new_contents(x) for x in V.tuple_items(v)]
+            return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))
+        return v
+
+
+def _has_container(t: TypeRef) -> bool:
+    return t.kind in CONTAINERS or (t.kind in ("tuple", "optional") and any(_has_container(a) for a in t.args))
+
+
+def _empty_literal(v: Val) -> bool:
+    return v.kind in CONTAINERS and v.z is None
+
+
+__all__ = ["Reach", "holds_mutable"]

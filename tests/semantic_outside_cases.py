@@ -1,0 +1,129 @@
+"""Rules for code outside the analysed source (z3backend/outside.py, reach.py) as semantic
+cases, checked against the brute force like the others: what a call to a module function
+or a method of an untyped object can change (the objects handed to it, seen through every
+place holding them), and what the raise guards assume about it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from semantic_cases import BOOLS, Case
+
+OUTSIDE_CASES = [
+    # a module function (outside code) mutates the untyped list it is handed: its truth
+    # may change, so `flush` becomes enabled after `add`
+    Case("outside_function_changes_an_untyped_argument", '''def fill(buf, x):
+    buf.append(x)
+
+
+def make():
+    return []
+
+
+class C:
+    def __init__(self) -> None:
+        self.buf = []
+        self.buf = make()
+
+    def add(self, x) -> None:
+        fill(self.buf, x)
+
+    def flush(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+        self.buf = []
+''', {"buf": [[], [1]]}, {"add": {"x": [1]}}, exact=False),
+    # a method called on a local holding the field's object changes the field's object
+    # (the same identity, seen through both places)
+    Case("outside_method_on_an_alias_changes_the_field", '''class C:
+    def __init__(self, buf) -> None:
+        self.buf = buf
+
+    def add(self, x) -> None:
+        b = self.buf
+        b.append(x)
+
+    def flush(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+        self.buf.clear()
+''', {"buf": [[], [1]]}, {"__init__": {"buf": [[], [1]]}, "add": {"x": [1]}}, exact=False),
+    # a typed list inside an Optional, handed to outside code: its contents may change
+    Case("outside_function_changes_an_optional_list", '''from typing import Optional
+
+
+def fill(items, x):
+    if items is not None:
+        items.append(x)
+
+
+class C:
+    def __init__(self) -> None:
+        self.items: Optional[list[int]] = []
+
+    def add(self, x: int) -> None:
+        fill(self.items, x)
+
+    def take(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        self.items = []
+
+    def drop(self) -> None:
+        self.items = None
+''', {"items": [None, [], [1]]}, {"add": {"x": [1]}}, exact=False),
+    # using None as an object raises AttributeError, a Python exception and not a guard:
+    # send is enabled where the socket is None, whatever the flag after it (the guard
+    # reading assumes outside code returns normally, but None has no methods)
+    Case("none_receiver_raises_before_a_guard", '''class C:
+    def __init__(self) -> None:
+        self.sock = None
+        self.ok = False
+
+    def connect(self, s) -> None:
+        if s is None:
+            raise ValueError("no socket")
+        self.sock = s
+        self.ok = True
+
+    def send(self) -> None:
+        self.sock.append(1)
+        if not self.ok:
+            raise RuntimeError("not ready")
+
+    def reset(self) -> None:
+        self.ok = False
+''', {"sock": [None, []], "ok": BOOLS}, {"connect": {"s": [None, []]}}, exact=False,
+        findings=(("may_raise", "send"),)),
+]
+OUTSIDE_CASES.append(
+    # an untyped context manager may swallow what its body raises: the method then
+    # finishes normally with the writes made before the raise (a transition to keep)
+    Case("outside_context_manager_may_swallow", '''import contextlib
+
+
+class C:
+    def __init__(self) -> None:
+        self.cm = contextlib.suppress(ZeroDivisionError)
+        self.n = 1
+        self.done = False
+
+    def zero(self) -> None:
+        self.n = 0
+
+    def fix(self) -> None:
+        if self.n != 0:
+            raise ValueError("not zero")
+        self.n = 1
+
+    def finish(self) -> None:
+        with self.cm:
+            self.done = True
+            self.n = 1 // self.n
+
+    def again(self) -> None:
+        if not self.done:
+            raise RuntimeError("not finished")
+        self.done = False
+''', {"cm": [contextlib.suppress(ZeroDivisionError)], "n": [0, 1], "done": BOOLS}, exact=False))
