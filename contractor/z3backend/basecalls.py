@@ -17,7 +17,6 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, OPAQUE, Method, Opaque
-from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.reach import CONTAINERS
 from contractor.z3backend.values import Val

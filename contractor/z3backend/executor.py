@@ -17,9 +17,9 @@ import z3
 from contractor.errors import Location, UnsupportedConstruct
 from contractor.model import ClassModel, Opaque, TypeRef
 from contractor.z3backend import effects
-from contractor.z3backend.basecalls import BaseCalls
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
+from contractor.z3backend.basecalls import BaseCalls
 from contractor.z3backend.exprs import ExprEvaluator
 from contractor.z3backend.handlers import HandlerExecutor
 from contractor.z3backend.inline import InlineCalls
