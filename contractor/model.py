@@ -162,6 +162,9 @@ class Method:
     raises: tuple[str, ...] = ()  # exception names the contract declares as expected
     decorators: tuple[str, ...] = ()  # decorator names as written (e.g. "icontract.require")
     owner: str | None = None  # the class that defines it (a base class for an inherited method)
+    # the module constants its body sees, where its file is not the class's (an inherited
+    # method of a base in another module); None: the class's module_constants
+    constants: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ decorators' own introspection. Only tests use this; the z3 path never imports us
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import inspect
 import itertools
@@ -274,6 +275,10 @@ def read_contracts(cls: type, *, actions: tuple[str, ...] | None = None,
                 constructors.append(name)
             elif not name.startswith("_") and not isinstance(raw, staticmethod):
                 public.append(name)
+    if "__init__" not in methods and dataclasses.is_dataclass(original):  # a generated constructor
+        params = tuple(inspect.signature(original.__init__).parameters)[1:]
+        methods["__init__"] = MethodContract("__init__", params, (), original.__init__)
+        constructors.append("__init__")
     return ClassContracts(
         cls=original,
         invariants=tuple(_invariants(cls, original, dict(inspect.getmodule(original).__dict__))),

@@ -227,4 +227,82 @@ class C(B):
         """pre: not self.on"""
         self.on = True
 ''', {"on": BOOLS}),
+    # a dataclass inheriting a dataclass: the constructor takes the base's fields first
+    # (Python collects them in reverse MRO order), then its own
+    Case("inherit_dataclass_fields_in_the_constructor", '''
+from dataclasses import dataclass
+
+
+@dataclass
+class B:
+    n: int = 0
+    on: bool = False
+
+    def up(self) -> None:
+        if self.n >= 2:
+            raise ValueError("full")
+        self.n += 1
+
+
+@dataclass
+class C(B):
+    """inv: 0 <= self.n <= 2"""
+    done: bool = False
+
+    def finish(self) -> None:
+        if self.n != 2 or self.done:
+            raise ValueError("not yet")
+        self.done = True
+''', {"n": [0, 1, 2], "on": BOOLS, "done": BOOLS},
+        {"__init__": {"n": [0, 1, 2], "on": BOOLS, "done": BOOLS}}, preconditions="implicit"),
+    # a plain class inheriting a dataclass: the base's generated constructor, and its
+    # __post_init__, are the subclass's
+    Case("inherit_a_dataclass_constructor_into_a_plain_class", '''
+from dataclasses import dataclass
+
+
+@dataclass
+class B:
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        self.ready = self.n > 0
+
+
+class C(B):
+    """inv: 0 <= self.n <= 2"""
+
+    def use(self) -> None:
+        if not self.ready:
+            raise ValueError("not ready")
+        self.n = 0
+        self.ready = False
+
+    def refill(self) -> None:
+        self.n = 2
+        self.ready = True
+''', {"n": [0, 1, 2], "ready": BOOLS}, {"__init__": {"n": [0, 1, 2]}}, preconditions="implicit"),
+    # class-level private names are per class too: B's `__limit` is `_B__limit`, C's `_C__limit`
+    Case("inherit_class_level_private_names", '''
+class B:
+    """inv: 0 <= self.n <= 3"""
+    __limit = 2
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def up(self) -> None:
+        if self.n >= self.__limit:
+            raise ValueError("full")
+        self.n += 1
+
+
+class C(B):
+    __limit = 5
+
+    def reset(self) -> None:
+        if self.n < self.__limit - 4:
+            raise ValueError("nothing to reset")
+        self.n = 0
+''', {"n": [0, 1, 2, 3]}, preconditions="implicit"),
 ]

@@ -163,6 +163,38 @@ RETURN_BEFORE_HELPER = Generated(textwrap.dedent('''\
     '''), {"b0": [False, True], "b1": [False, True]}, {"m0": {"p": [False, True]}})
 
 
+# Pinned so that the quick loop always has one: a loop past the bound in an inherited
+# method that an override extends through super(), and a constructor through super().
+PAST_BOUND_SUBCLASS = Generated(textwrap.dedent('''\
+    class B:
+        """
+        inv: 0 <= self.x0 <= 2
+        """
+
+        def __init__(self) -> None:
+            self.b0: bool = False
+            self.x0: int = 0
+
+        def m0(self) -> None:
+            for i in range(6):
+                self.x0 = i % 3
+            self.b0 = not self.b0
+
+
+    class C(B):
+        def __init__(self) -> None:
+            super().__init__()
+
+        def m1(self) -> None:
+            """pre: self.x0 == 2"""
+            self.x0 = 0
+
+        def m0(self) -> None:
+            super().m0()
+            self.b0 = True
+    '''), {"b0": [False, True], "x0": [0, 1, 2]}, {}, exact=False)
+
+
 def _analyse(generated: Generated) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "generated.py"
@@ -186,8 +218,31 @@ def _analyse(generated: Generated) -> None:
 @example(DOOR)
 @example(FLOOR_DIVISION)
 @example(BOOL_PARAMETER)
+@example(PAST_BOUND_SUBCLASS)
 def test_tool_equals_brute_force(generated: Generated) -> None:
     _analyse(generated)
+
+
+def test_generated_classes_include_loops_past_the_bound_and_inheritance() -> None:
+    """What the derandomized CI run (CI=true) of the tests above draws: classes whose loops
+    run past the unroll bound (the tool then need only contain the brute force), classes
+    split into B and C(B), with super().__init__() and overrides calling super(), and
+    both at once. Generating is cheap: this draws 300 classes, derandomized as in CI."""
+    seen: list[Generated] = []
+
+    @settings(max_examples=300, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(classes())
+    def draw(generated: Generated) -> None:
+        seen.append(generated)
+
+    draw()
+    past = [g for g in seen if not g.exact]
+    derived = [g for g in seen if "class C(B)" in g.source]
+    assert len(past) >= 10 and len(derived) >= 50
+    assert any(not g.exact for g in derived)
+    assert any("super().__init__()" in g.source for g in derived)
+    assert any("        super().m" in g.source for g in derived)
 
 
 @pytest.mark.slow  # about 3 minutes

@@ -170,6 +170,51 @@ def test_bases_in_other_modules_are_read_without_importing(tmp_path: Path) -> No
         del sys.modules[name]
 
 
+def test_an_inherited_method_sees_its_own_module_constants(tmp_path: Path) -> None:
+    """`LIMIT` in the base's method is the base module's (2), not the subclass module's
+    (5): names resolve in the module that defines the function, as Python does."""
+    pkg = tmp_path / "counters"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(textwrap.dedent('''\
+        LIMIT = 2
+
+
+        class Counter:
+            def __init__(self) -> None:
+                self.n = 0
+
+            def up(self) -> None:
+                if self.n >= LIMIT:
+                    raise ValueError("full")
+                self.n += 1
+        '''))
+    (pkg / "big.py").write_text(textwrap.dedent('''\
+        from .base import Counter
+
+        LIMIT = 5
+
+
+        class Big(Counter):
+            def reset(self) -> None:
+                if self.n < LIMIT - 4:
+                    raise ValueError("nothing to reset")
+                self.n = 0
+        '''))
+    ts = infer("counters.big:Big", InferOptions(backend="z3"), root=tmp_path)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        cls = importlib.import_module("counters.big").Big
+        brute = brute_force_typestate(cls, {"n": [-1, 0, 1, 2, 3]}, preconditions="implicit")
+        check(ts, brute, cls, {}, exact=False)  # n is unbounded below
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == "counters" or m.startswith("counters.")]:
+            del sys.modules[name]
+    assert {s.enabled for s in ts.states} == {("up",), ("reset", "up"), ("reset",)}
+
+
 def test_methods_option_names_an_inherited_action(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["infer", f"{SAMPLES / 'inherit_dimmer.py'}:Dimmer", "--backend", "z3",
                                        "--methods", "switch_off,unlock", "--format", "json", "--quiet",

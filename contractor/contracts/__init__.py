@@ -58,7 +58,7 @@ def _method(name: str, d: Definition, h: Hierarchy, body_fn: ast.FunctionDef, ow
         postconditions=tuple(c for e in contracts.values() for c in e.post), body=_body(body_fn),
         node=d.fn, location=r.ctx.loc(d.fn), returns=r.types.annotation(d.fn.returns),
         raises=tuple(x for e in contracts.values() for x in e.raises), decorators=decorator_names(d.fn),
-        owner=owner)
+        owner=owner, constants=None if r.src.path == h.top.src.path else module_constants(r.src.module))
 
 
 def _body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.stmt, ...]:
@@ -108,10 +108,12 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
             todo.append((name, d))
     if "__init__" not in top.functions and (is_dataclass(cls, ctx) or "__init__" not in h.names()):
         where = h.unreadable[0] if h.unreadable else None
-        if where is not None and not is_dataclass(cls, ctx):
+        if where is not None and not h.dataclass_lineage():
             model_methods["__init__"] = _opaque("__init__", where, cls, "constructor")
         else:
-            fn = synthesise_init(cls, ctx, fields, is_dataclass(cls, ctx))
+            lineage = h.dataclass_lineage()
+            fn = synthesise_init(cls, ctx, fields, bool(lineage), lineage or None,
+                                 post_init=bool(lineage) and h.definition("__post_init__") is not None)
             top.functions = {"__init__": fn, **top.functions}
             todo.insert(0, ("__init__", Definition(top, fn, 0)))
     done: set[str] = set(model_methods)

@@ -30,7 +30,7 @@ from contractor.contracts.clauses import Clauses
 from contractor.contracts.constants import class_constants, module_constants
 from contractor.contracts.context import FileContext
 from contractor.contracts.fields import read_fields
-from contractor.contracts.methods import is_accessor, param_names
+from contractor.contracts.methods import is_accessor, is_dataclass, param_names
 from contractor.contracts.supercalls import SuperRewriter, SuperTarget, next_definition, rewrite
 from contractor.contracts.types import TypeReader, enum_classes
 from contractor.model import BaseClass, Condition, Field, Opaque, TypeRef
@@ -145,7 +145,8 @@ class Hierarchy:
         """Class constants (see constants.py) of every readable class; a subclass's win."""
         out: dict[str, Any] = {}
         for i in sorted(self.readings, reverse=True):
-            out.update(class_constants(self.readings[i].src.node))
+            r = self.readings[i]
+            out.update(class_constants(self.mangled(r.src.node, r.src.name)))
         return out
 
     def fields(self, constants: frozenset[str] = frozenset()) -> dict[str, Field]:
@@ -167,6 +168,19 @@ class Hierarchy:
                 if clauses.any:
                     self.used.add(dialect)
         return out
+
+    def dataclass_lineage(self) -> list[tuple[ast.ClassDef, FileContext]]:
+        """The dataclasses whose fields the inherited constructor takes, bases first: from the
+        first class of the MRO that is a dataclass (before any that defines `__init__`), it
+        and every dataclass after it; [] if the constructor is not a dataclass's."""
+        for i, c in enumerate(self.mro):
+            if isinstance(c, Unreadable) or "__init__" in self.readings[i].functions:
+                return []
+            if is_dataclass(c.node, self.readings[i].ctx):
+                later = [j for j in range(i, len(self.mro)) if j in self.readings
+                         and is_dataclass(self.readings[j].src.node, self.readings[j].ctx)]
+                return [(self.readings[j].src.node, self.readings[j].ctx) for j in reversed(later)]
+        return []
 
     # -- methods ----------------------------------------------------------------------
 
@@ -292,16 +306,37 @@ def until_first_await(fn: ast.AsyncFunctionDef, body: tuple[ast.stmt, ...]) -> t
     return body
 
 
+def mangle(name: str, owner: str) -> str:
+    """`__x` as Python stores it inside class `owner` (`_Owner__x`); other names unchanged."""
+    prefix = "_" + owner.lstrip("_")
+    if name.startswith("__") and not name.endswith("__") and prefix != "_":
+        return prefix + name
+    return name
+
+
 class _Mangler(ast.NodeTransformer):
-    """Python's private name mangling for attributes, within the class `owner`."""
+    """Python's private name mangling within the class `owner`: attributes (`self.__x`) and
+    the names the class body itself binds (`__x = 0` at class level)."""
 
     def __init__(self, owner: str):
-        self.prefix = "_" + owner.lstrip("_")
+        self.owner = owner
+        self.top = True
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        if self.top:  # the class's own body (a nested class mangles with its own name)
+            self.top = False
+            for stmt in node.body:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                    [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        t.id = mangle(t.id, self.owner)
+        self.generic_visit(node)
+        return node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         self.generic_visit(node)
-        if node.attr.startswith("__") and not node.attr.endswith("__") and self.prefix != "_":
-            node.attr = self.prefix + node.attr
+        node.attr = mangle(node.attr, self.owner)
         return node
 
 

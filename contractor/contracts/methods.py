@@ -8,7 +8,7 @@ import ast
 import copy
 
 from contractor.contracts.context import FileContext, decorator_call, is_docstring, keyword
-from contractor.contracts.fields import class_level, param_types
+from contractor.contracts.fields import ClassLevel, class_level, param_types
 from contractor.contracts.types import TypeReader
 from contractor.model import Field, MethodKind, Param
 
@@ -107,13 +107,24 @@ def _field_call(value: ast.expr | None, ctx: FileContext) -> ast.Call | None:
     return None
 
 
-def synthesise_init(cls: ast.ClassDef, ctx: FileContext, fields: dict[str, Field], dataclass: bool) -> ast.FunctionDef:
+def synthesise_init(cls: ast.ClassDef, ctx: FileContext, fields: dict[str, Field], dataclass: bool,
+                    lineage: list[tuple[ast.ClassDef, FileContext]] | None = None,
+                    post_init: bool | None = None) -> ast.FunctionDef:
     """The `__init__` Python would give the class: a dataclass's field-by-field constructor,
-    or (for a plain class) one without parameters that assigns the class-level defaults."""
+    or (for a plain class) one without parameters that assigns the class-level defaults.
+
+    `lineage`: the dataclasses whose fields the constructor takes, bases first (Python
+    collects them in reverse MRO order; a redefined field keeps its first place and takes
+    the last definition); `post_init`: whether some class of the MRO defines
+    `__post_init__` (default: the class itself)."""
     args: list[ast.arg] = [ast.arg("self")]
     defaults: list[ast.expr] = []
     body: list[ast.stmt] = []
-    for item in class_level(cls):
+    ordered: dict[str, tuple[ClassLevel, FileContext]] = {}
+    for node, node_ctx in lineage or [(cls, ctx)]:
+        for item in class_level(node):
+            ordered[item.name] = (item, node_ctx)
+    for item, ctx in ordered.values():
         if item.name not in fields:
             continue
         value = copy.deepcopy(item.value) if item.value is not None else None
@@ -132,7 +143,9 @@ def synthesise_init(cls: ast.ClassDef, ctx: FileContext, fields: dict[str, Field
             body.append(ast.copy_location(_self_assign(item.name, ast.Name(item.name, ast.Load())), item.node))
         elif value is not None:
             body.append(ast.copy_location(_self_assign(item.name, value), item.node))
-    if any(isinstance(f, ast.FunctionDef) and f.name == "__post_init__" for f in cls.body):
+    if post_init is None:
+        post_init = any(isinstance(f, ast.FunctionDef) and f.name == "__post_init__" for f in cls.body)
+    if post_init:
         call = ast.Call(ast.Attribute(ast.Name("self", ast.Load()), "__post_init__", ast.Load()), [], [])
         body.append(ast.Expr(call))
     fn = ast.FunctionDef(

@@ -93,8 +93,12 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             return OldNamespace()
         if name in self.model.enums:
             return EnumClass(self.model.enums[name])
-        if name in self.constants:
-            return self.constant(self.constants[name], node)
+        constants = self.constants
+        method = self.model.methods.get(self.frame.method)
+        if method is not None and method.constants is not None:  # a base's method of another module
+            constants = method.constants
+        if name in constants:
+            return self.constant(constants[name], node)
         if name in ("cls", self.model.name):
             return name
         return External(name)  # code outside the analysed class (outside.py)

@@ -52,14 +52,20 @@ def blank_object(model: ClassModel) -> dict[str, Val]:
 
 
 def class_defaults(model: ClassModel) -> dict[str, Val]:
+    from contractor.contracts.inherit import mangle
+
     out: dict[str, Val] = {}
     lineage = [b.node for b in reversed(model.bases) if b.node is not None] + [model.node]
+    several = len(lineage) > 1  # private names are per class (inherit.py mangles them so)
     for stmt in (s for node in lineage for s in node.body):
         target = value = None
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             target, value = stmt.target.id, stmt.value
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             target, value = stmt.targets[0].id, stmt.value
+        if target and several:
+            owner = next(n for n in lineage if any(s is stmt for s in n.body))
+            target = mangle(target, owner.name)
         if target and isinstance(value, ast.Constant):
             try:
                 out[target] = V.const(value.value)
