@@ -39,7 +39,7 @@ def strengthen(model: ClassModel, typestate: Typestate, dialect: Dialect | None 
     text = rewrite(model, table, chosen)
     head = header(__version__, origin or f"{model.path}:{model.name}", model.name, chosen,
                   len(table.states), table.transitions)
-    return finish(text, model.path, head, original=model.source)
+    return finish(text, model.path, head)
 
 
 def output_path(model: ClassModel, out_dir: Path = Path("output")) -> Path:

@@ -52,6 +52,16 @@ def read_typestate(path: Path) -> Typestate:
                          Location(str(path), 1), "--from") from None
 
 
+def newline_of(path: Path) -> str:
+    """The line ending of the file at `path` (its first one; Python reads every kind as "\\n")."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+    except OSError:
+        return "\n"
+    return "\r\n" if first.endswith(b"\r\n") else "\r" if first.endswith(b"\r") else "\n"
+
+
 def may_transitions(typestate: Typestate) -> list[str]:
     """The undecided moves a strengthened class allows, as `S1 --m--> S2 (reason)`."""
     moves = [(f"{i.constructor} -> {i.target}", i.reason) for i in typestate.initializations
@@ -102,7 +112,7 @@ def strengthen_command(ctx: click.Context, /, target: str, from_: Path | None, o
         path = output_path(model) if folder is None else folder / output_path(model).name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(utf8_coding(text), encoding="utf-8")
+            path.write_text(utf8_coding(text), encoding="utf-8", newline=newline_of(Path(model.path)))
         except OSError as e:
             raise InputError(f"cannot write {path}: {e.strerror}", construct="--out") from None
     except InputError as e:

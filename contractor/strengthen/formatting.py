@@ -1,18 +1,19 @@
-"""Finishing a strengthened module: black formatting of the generated lines only, a compile
-check and the header comment.
+"""Finishing a strengthened module: black formatting of the generated snippets, a compile check
+and the header comment.
 
-Every line of the user's module that the strengthening keeps is kept byte for byte:
-black sees only the line ranges the generator wrote (found by diffing against the
-original), so the user's own formatting is never changed.
+black only ever sees text contractor generated (a snippet of statements, decorators or the
+support code, before libcst places it into the user's module): the user's own code is never
+reformatted.
 """
 
 from __future__ import annotations
 
-import difflib
-
 import black
 
 from contractor.errors import ContractorError
+
+LINE_LENGTH = 88
+INDENT = 4  # the indentation a snippet is formatted for, per level (the module's own may differ)
 
 
 def header(version: str, origin: str, class_name: str, dialect: str, states: int, transitions: int) -> str:
@@ -25,31 +26,27 @@ def header(version: str, origin: str, class_name: str, dialect: str, states: int
     )
 
 
-def generated_lines(original: str, text: str) -> list[tuple[int, int]]:
-    """1-based inclusive line ranges of `text` that are not lines of `original` kept in place."""
-    matcher = difflib.SequenceMatcher(None, original.splitlines(), text.splitlines(), autojunk=False)
-    return [(j1 + 1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("replace", "insert")]
-
-
-def finish(text: str, path: str, head: str, original: str | None = None) -> str:
-    """`text` (the user's `original` module with generated code spliced in) with its generated
-    lines formatted by black, checked to compile, with `head` on top (after a
-    shebang/encoding line). Without `original`, black formats the whole text."""
+def tidy(text: str, depth: int) -> str:
+    """Generated code (written at indentation zero, to be placed `depth` levels deep) formatted by black."""
+    if not text.strip():
+        return ""
     try:
-        ranges = generated_lines(original, text) if original is not None else []
-        if original is None:
-            formatted = black.format_str(text, mode=black.Mode())
-        elif ranges:
-            formatted = black.format_str(text, mode=black.Mode(), lines=ranges)
-        else:
-            formatted = text
+        return black.format_str(text, mode=black.Mode(line_length=LINE_LENGTH - INDENT * depth))
     except black.InvalidInput as e:  # a bug of the generator, not of the user's input
-        raise ContractorError(f"strengthening {path} produced code that does not parse: {e}") from e
-    lines = formatted.splitlines(keepends=True)
+        raise ContractorError(f"contractor generated code that does not parse: {e}\n{text}") from e
+
+
+def finish(text: str, path: str, head: str) -> str:
+    """`text` (the strengthened module) checked to compile, with `head` on top (after a
+    shebang/encoding line)."""
+    lines = text.splitlines(keepends=True)
     keep = 0
     while keep < len(lines) and keep < 2 and (
             lines[keep].startswith("#!") or ("coding" in lines[keep] and lines[keep].startswith("#"))):
         keep += 1
     result = "".join(lines[:keep]) + head + "".join(lines[keep:])
-    compile(result, path, "exec")
+    try:
+        compile(result, path, "exec")
+    except SyntaxError as e:  # a bug of the generator
+        raise ContractorError(f"strengthening {path} produced code that does not compile: {e}") from e
     return result

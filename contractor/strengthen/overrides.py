@@ -21,8 +21,8 @@ class Override:
     node: ast.FunctionDef
 
 
-def override(method: Method, indent: str) -> Override:
-    """`def m(self, <the base's parameters>): return super().m(<them>)`, at `indent`.
+def override(method: Method) -> Override:
+    """`def m(self, <the base's parameters>): return super().m(<them>)`, at indentation zero.
 
     Annotations are left out (their names may not be imported by the subclass's module);
     defaults are kept, so calls that omit an argument still work.
@@ -35,10 +35,8 @@ def override(method: Method, indent: str) -> Override:
             arg.annotation = None
     call = f"return super().{fn.name}({src.call_arguments(method.node)})"
     fn.body = [ast.parse(call).body[0]]
-    lines = ast.unparse(fn).splitlines()
-    text = "if True:\n" + "".join(f"{indent}{line}\n" for line in lines)
-    wrapper = cast(ast.If, ast.parse(text).body[0])
-    node = cast(ast.FunctionDef, wrapper.body[0])  # the method just unparsed (typed as its base)
+    text = ast.unparse(fn) + "\n"
+    node = cast(ast.FunctionDef, ast.parse(text).body[0])  # the method just unparsed (typed as its base)
     return Override(text, node)
 
 

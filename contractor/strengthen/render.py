@@ -2,7 +2,8 @@
 
 The templates under `contractor/templates/strengthen/` hold the generated code's shape; this module
 computes what goes into them (names that collide with nothing in the user's module, the
-per-method expressions) and splices the results into the user's source text.
+per-method expressions) and places the generated code into the user's module as a concrete
+syntax tree (`members`, `module_edit`), so nothing else in the module changes.
 """
 
 from __future__ import annotations
@@ -10,11 +11,17 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
 
 from contractor.errors import InputError, Location
-from contractor.model import ClassModel, Dialect
+from contractor.model import ClassModel, Dialect, Method
 from contractor.resources import jinja_env
+from contractor.strengthen import members as cm
 from contractor.strengthen import source as src
+from contractor.strengthen.formatting import tidy
+from contractor.strengthen.module_edit import ClassEdit, apply, class_index, member
 from contractor.strengthen.overrides import override
 from contractor.strengthen.table import StateTable
 
@@ -47,7 +54,6 @@ class MethodView:
     pre_failed: str  # its negation
     update: str | None  # the new state, over the local `before` and the object; None: unchanged
     body_name: str
-    body_signature: str
     call_args: str
     returns_value: bool
     needs_before: bool  # whether the wrapper keeps the state before the call
@@ -57,13 +63,9 @@ class MethodView:
 class ConstructorView:
     name: str
     init: str  # the initial state (or the call choosing it)
-    indent: str = ""
-    body_indent: str = ""
     factory: bool = False
     receiver: str = "self"
     body_name: str = ""
-    body_signature: str = ""
-    body_decorators: str = ""
     call_args: str = ""
 
 
@@ -143,12 +145,11 @@ def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dial
         lookup = f'[{n.before}]' if complete else f".get({n.before}, ())"
         update = f'{n.next_state}(self, {n.next}["{name}"]{lookup})'
     body_name = src.free_name(f"_{name}_body", set(model.methods))
-    return MethodView(name, pre, failed, update, body_name, src.body_signature(node, body_name),
-                      src.call_arguments(node), src.returns_value(node),
+    return MethodView(name, pre, failed, update, body_name, src.call_arguments(node), src.returns_value(node),
                       needs_before=update is not None and (n.before in update or dialect == "asserts"))
 
 
-def _written(model: ClassModel, name: str):
+def _written(model: ClassModel, name: str) -> Method | None:
     """The method `name` as written in the class (not one the contract reader synthesised)."""
     method = model.methods.get(name)
     return method if method is not None and method.node in model.node.body else None
@@ -158,43 +159,83 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
     return any("dataclass" in ast.unparse(d) for d in node.decorator_list)
 
 
-def _constructor_edits(model: ClassModel, table: StateTable, n: Names, env) -> list[src.Edit]:
-    macros = env.get_template("strengthen/constructor.py.j2").make_module({"n": n})
-    edits: list[src.Edit] = []
-    body = model.node.body
-    class_indent = " " * body[0].col_offset
+@dataclass
+class _Editor:
+    """The libcst edit of one class being built: the user's module, its class, the templates."""
+
+    model: ClassModel
+    module: cst.Module
+    index: int  # the class's index in the libcst module body
+    n: Names
+    env: Any  # the jinja2 environment
+    members: dict[int, list[cst.BaseStatement]]
+    added: list[cst.BaseStatement]
+
+    def method_node(self, node: ast.FunctionDef) -> tuple[int, cst.FunctionDef]:
+        index, stmt = member(self.module, self.index, self.model.node.body.index(node))
+        assert isinstance(stmt, cst.FunctionDef) and stmt.name.value == node.name
+        return index, stmt
+
+    def body_indent(self, node: ast.FunctionDef) -> str:
+        """The indentation of `node`'s body (inside its docstring, where lines are indented)."""
+        lines = self.model.source.splitlines()
+        first = node.body[0]
+        if first.lineno > node.lineno:
+            return lines[first.lineno - 1][:first.col_offset]
+        return self.member_indent() + self.unit
+
+    @property
+    def unit(self) -> str:
+        """The class's own indentation step (a module may mix several)."""
+        cls = self.module.body[self.index]
+        assert isinstance(cls, cst.ClassDef)
+        own = cls.body.indent if isinstance(cls.body, cst.IndentedBlock) else None
+        return own if own is not None else self.module.default_indent
+
+    def member_indent(self) -> str:
+        first = self.model.node.body[0]
+        return self.model.source.splitlines()[first.lineno - 1][:first.col_offset]
+
+    def replace(self, index: int, statements: list[cst.BaseStatement]) -> None:
+        self.members[index] = statements
+
+
+def _constructor_edits(model: ClassModel, table: StateTable, ed: _Editor) -> None:
+    n = ed.n
+    macros: Any = ed.env.get_template("strengthen/constructor.py.j2").make_module({"n": n})
     for ctor, ids in table.inits.items():
         method = _written(model, ctor)
         if method is None and ctor == "__init__":
             name = "__post_init__" if _is_dataclass(model.node) else "__init__"
             method = _written(model, name)
             if method is None:
-                view = ConstructorView(name, _choice(n, "self", ids), indent=class_indent)
-                end = model.node.end_lineno or model.node.lineno
-                edits.append(src.Edit(end + 1, end, str(macros.added(view))))
+                added = cm.function(tidy(str(macros.added(ConstructorView(name, _choice(n, "self", ids)))), 1), ed.unit)
+                ed.added.append(added.with_changes(leading_lines=[cst.EmptyLine(indent=False)]))
                 continue
         if method is None:
             continue
         node = method.node
+        index, original = ed.method_node(node)
+        parts = cm.pieces(original)
         factory = ctor != "__init__" and method.kind == "factory"
         if not factory and not src.has_return(node):
-            parts = src.method_parts(model.source, node, model.path)
-            view = ConstructorView(ctor, _choice(n, "self", ids), body_indent=parts.body_indent)
-            edits.append(src.Edit(parts.last + 1, parts.last, str(macros.appended(view))))
+            line = cm.statements(str(macros.appended(ConstructorView(ctor, _choice(n, "self", ids)))), ed.unit)
+            ed.replace(index, [cm.appended(parts, line)])
             continue
-        parts = src.method_parts(model.source, node, model.path)
         body_name = src.free_name(f"_{ctor.strip('_')}_body", set(model.methods))
         receiver = n.result if factory else "self"
         first = node.args.posonlyargs + node.args.args
-        kinds = [ast.unparse(d) for d in node.decorator_list if ast.unparse(d) in ("classmethod", "staticmethod")]
+        kinds = [d for d in original.decorators
+                 if isinstance(d.decorator, cst.Name) and d.decorator.value in ("classmethod", "staticmethod")]
+        static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in kinds)
         view = ConstructorView(
             ctor, _choice(n, receiver, ids), factory=factory,
-            receiver=first[0].arg if first and "staticmethod" not in kinds else model.name,
-            body_name=body_name, body_signature=src.body_signature(node, body_name),
-            body_decorators="".join(f"{parts.indent}@{k}\n" for k in kinds),
-            call_args=src.call_arguments(node) if "staticmethod" not in kinds else _all_args(node))
-        edits.append(src.Edit(parts.first, parts.last, str(macros.wrapped(view, parts))))
-    return edits
+            receiver=first[0].arg if first and not static else model.name,
+            body_name=body_name, call_args=src.call_arguments(node) if not static else _all_args(node))
+        wrapper = cm.wrapper(parts, [], [], parts.docstring, cm.statements(tidy(str(macros.wrapped(view)), 2), ed.unit),
+                             keeps_body=False)
+        doc = f"The original body of {ctor}(), which {ctor}() wraps to set the typestate."
+        ed.replace(index, [wrapper, cm.body_method(parts, body_name, doc, kinds)])
 
 
 def _all_args(node: ast.FunctionDef) -> str:
@@ -203,7 +244,7 @@ def _all_args(node: ast.FunctionDef) -> str:
     return ", ".join(parts + [f"{p.arg}={p.arg}" for p in a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else []))
 
 
-def _support(model: ClassModel, table: StateTable, n: Names, dialect: Dialect, env) -> str:
+def _support(model: ClassModel, table: StateTable, n: Names, dialect: Dialect, env: Any) -> str:
     states = [
         {"id": s.id, "enabled": s.enabled,
          "doc": "Enabled: " + (", ".join(f"{m}()" for m in s.enabled) or "nothing") + "."
@@ -211,19 +252,13 @@ def _support(model: ClassModel, table: StateTable, n: Names, dialect: Dialect, e
         for s in table.states
     ]
     invariants = [s for s in table.states if s.id in table.needs_invariants]
-    return env.get_template("strengthen/support.py.j2").render(
+    return str(env.get_template("strengthen/support.py.j2").render(
         n=n, cls=model.name, states=states, methods=list(table.methods.values()),
         invariants=invariants if table.nondeterministic else [],
-        needs_error=dialect == "pep316" or table.nondeterministic)
+        needs_error=dialect == "pep316" or table.nondeterministic))
 
 
-def _indent_lines(text: str, prefix: str) -> str:
-    """`text` with `prefix` before each non-blank line (jinja's indent filter indents "" too)."""
-    return "".join(prefix + line if line.strip() else line for line in str(text).splitlines(keepends=True))
-
-
-def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
-    """The user's module with `model`'s class strengthened (not yet formatted)."""
+def _check_class(model: ClassModel) -> None:
     if model.node not in model.module.body:
         raise InputError(f"class {model.name} is nested; only module-level classes can be strengthened",
                          model.location, "nested class")
@@ -231,44 +266,64 @@ def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
            for s in model.node.body):
         raise InputError(f"class {model.name} declares __slots__; strengthening adds a state field",
                          model.location, "__slots__")
+
+
+def _action(model: ClassModel, table: StateTable, ed: _Editor, name: str, dialect: Dialect, on_top: bool) -> None:
+    """Edit (or, for an inherited action, add) the method `name`."""
+    n, env = ed.n, ed.env
+    dialect_macros: Any = env.get_template(f"strengthen/{dialect}.py.j2").make_module({"n": n})
+    method_macros: Any = env.get_template("strengthen/method.py.j2").make_module({"n": n})
+    method = model.method(name)
+    inherited = method.node not in model.node.body
+    if inherited:  # overridden in the class, calling the base's through super()
+        made = override(method)
+        node, original, index = made.node, cm.function(made.text, ed.unit), None
+        indent = ed.member_indent() + ed.module.default_indent
+    else:
+        node = method.node
+        index, original = ed.method_node(node)
+        indent = ed.body_indent(node)
+    view = _method_view(model, table, n, name, dialect, node)
+    parts = cm.pieces(original)
+    docstring = cm.docstring_with(ed.module, parts.docstring, str(dialect_macros.docstring(view)).splitlines(),
+                                  indent)
+    decorator_lines = str(dialect_macros.decorators(view))
+    generated = cm.decorators(tidy(decorator_lines + "def _():\n    pass\n", 1)) if decorator_lines.strip() else []
+    above, below = (generated, []) if on_top else ([], generated)
+    pre = cm.statements(tidy(str(dialect_macros.guard(view)) + str(dialect_macros.record(view)), 2), ed.unit)
+    if view.update is None:
+        result = [cm.wrapper(parts, above, below, docstring, [*pre, *parts.statements], keeps_body=True)]
+    else:
+        around = tidy(str(method_macros.wrapper(view, str(dialect_macros.post(view)))), 2)
+        wrapper = cm.wrapper(parts, above, below, docstring, [*pre, *cm.statements(around, ed.unit)], keeps_body=False)
+        doc = f"The original body of {name}(), which {name}() wraps to keep the typestate."
+        result = [wrapper, cm.body_method(parts, view.body_name, doc, [])]
+    if index is None:
+        ed.added.extend([result[0].with_changes(leading_lines=[cst.EmptyLine(indent=False)]), *result[1:]])
+    else:
+        ed.replace(index, list(result))
+
+
+def rewrite(model: ClassModel, table: StateTable, dialect: Dialect) -> str:
+    """The user's module with `model`'s class strengthened."""
+    _check_class(model)
     env = jinja_env().overlay(autoescape=False)
-    env.filters["indent_lines"] = _indent_lines
     env.filters["pytuple"] = _pytuple
     n = _names(model, table)
     env.filters["member"] = lambda state: _member(n, state)
-    dialect_macros = env.get_template(f"strengthen/{dialect}.py.j2").make_module({"n": n})
-    method_template = env.get_template("strengthen/method.py.j2")
-    edits: list[src.Edit] = []
+    try:
+        module = cst.parse_module(model.source)
+    except cst.ParserSyntaxError as e:  # ast read it, so libcst's grammar lags behind Python's
+        raise InputError(f"libcst cannot parse the module: {e.message}", Location(model.path, e.raw_line, e.raw_column),
+                         "syntax") from None
+    ed = _Editor(model, module, class_index(module, model.module, model.node), n, env, {}, [])
     on_top = dialect in DIALECT_MODULES and any(d in DIALECT_MODULES and d != dialect for d in model.dialects)
-    class_end = model.node.end_lineno or model.node.lineno
     for name in table.methods:
-        method = model.method(name)
-        inherited = method.node not in model.node.body
-        if inherited:  # overridden in the class, calling the base's through super()
-            made = override(method, " " * model.node.body[0].col_offset)
-            node, text_of = made.node, made.text
-        else:
-            node, text_of = method.node, model.source
-        view = _method_view(model, table, n, name, dialect, node)
-        parts = src.method_parts(text_of, node, model.path)
-        doc_lines = str(dialect_macros.docstring(view)).splitlines()  # type: ignore[attr-defined]  # a macro
-        docstring = src.add_docstring_lines(parts.docstring, doc_lines, parts.body_indent) if doc_lines \
-            else parts.docstring or ""
-        text = method_template.render(n=n, m=view, parts=parts, docstring=docstring, dialect=dialect,
-                                      on_top=on_top)
-        edits.append(src.Edit(class_end + 1, class_end, "\n" + text) if inherited
-                     else src.Edit(parts.first, parts.last, text))
-    edits += _constructor_edits(model, table, n, env)
-    first = src.class_first_line(model.source, model.node)
-    edits.append(src.Edit(first, first - 1, _support(model, table, n, dialect, env) + "\n"))
+        _action(model, table, ed, name, dialect, on_top)
+    _constructor_edits(model, table, ed)
     imported = src.imported_modules(model.module)
     needed = ["enum"] + ([DIALECT_MODULES[dialect]] if dialect in DIALECT_MODULES else [])
-    imports = "".join(f"import {m}\n" for m in needed if m not in imported)
-    if imports:
-        first_import = src.first_import_line(model.module)
-        if first_import:  # beside the module's own imports
-            edits.append(src.Edit(first_import, first_import - 1, imports))
-        else:
-            after = min(src.imports_line(model.source, model.module), first - 1)  # not inside the class
-            edits.append(src.Edit(after + 1, after, ("\n" if after else "") + imports + "\n"))
-    return src.apply_edits(model.source, edits)
+    support = cm.module_statements(tidy(_support(model, table, n, dialect, env), 0), ed.unit)
+    edit = ClassEdit(members=dict(ed.members), added=ed.added, support=support,
+                     imports=[m for m in needed if m not in imported])
+    return apply(module, ed.index, edit).code

@@ -1,120 +1,12 @@
-"""Source-text surgery on the user's module: line ranges of methods, their parts, and edits.
-
-The strengthened module is the user's file with some line ranges replaced, so every
-comment and docstring outside the replaced ranges survives untouched, and the replaced
-methods keep their decorators, signature, docstring and body text verbatim.
-"""
+"""What the strengthening reads off the user's module (`ast`): the names it binds, a method's
+parameters and returns; and how contract lines join a docstring's text."""
 
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
-from dataclasses import dataclass
-
-from contractor.errors import InputError, Location
 
 _CONTRACT_LINE = re.compile(r"(pre|post|raises|inv)(\[.*\])?:")
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace lines first..last (1-based, inclusive) by text; last = first - 1 inserts."""
-
-    first: int
-    last: int
-    text: str
-
-
-@dataclass(frozen=True)
-class MethodParts:
-    """A method's source cut into the pieces the strengthened wrapper reuses."""
-
-    first: int  # first line (its first decorator, else the def line)
-    last: int  # last line of the body
-    decorators: str  # the decorator lines, verbatim
-    header: str  # the `def ...:` lines, verbatim
-    docstring: str | None  # the docstring lines, verbatim (None if there is none)
-    body: str  # the statements after the docstring, verbatim (comments included)
-    indent: str  # indentation of the def line
-    body_indent: str  # indentation of the body
-
-
-def apply_edits(source: str, edits: list[Edit]) -> str:
-    lines = source.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    for edit in sorted(edits, key=lambda e: (e.first, e.last), reverse=True):
-        text = edit.text if not edit.text or edit.text.endswith("\n") else edit.text + "\n"
-        lines[edit.first - 1:edit.last] = [text]
-    return "".join(lines)
-
-
-def _segment(lines: list[str], first: int, last: int) -> str:
-    return "".join(lines[first - 1:last])
-
-
-def _header_end(lines: list[str], node: ast.FunctionDef) -> tuple[int, int]:
-    """(line, column) of the colon that ends the def's signature."""
-    text = _segment(lines, node.lineno, node.end_lineno or node.lineno)
-    depth, seen_def = 0, False
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type == tokenize.NAME and tok.string == "def":
-            seen_def = True
-        elif tok.type == tokenize.OP and seen_def:
-            if tok.string in "([{":
-                depth += 1
-            elif tok.string in ")]}":
-                depth -= 1
-            elif tok.string == ":" and depth == 0:
-                return node.lineno + tok.start[0] - 1, tok.start[1]
-    raise AssertionError(f"no colon ends the signature of {node.name}")  # ast parsed it
-
-
-def _rest_of_line_is_code(line: str, col: int) -> bool:
-    rest = line[col + 1:].strip()
-    return bool(rest) and not rest.startswith("#")
-
-
-def _unparsed(stmts: list[ast.stmt], indent: str) -> str:
-    return "".join(indent + line + "\n" for s in stmts for line in ast.unparse(s).splitlines())
-
-
-def docstring_node(node: ast.FunctionDef | ast.ClassDef) -> ast.Expr | None:
-    first = node.body[0] if node.body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        return first
-    return None
-
-
-def method_parts(source: str, node: ast.FunctionDef, path: str) -> MethodParts:
-    lines = source.splitlines(keepends=True)
-    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    last = node.end_lineno or node.lineno
-    header_line, colon = _header_end(lines, node)
-    indent = lines[node.lineno - 1][: node.col_offset]
-    doc = docstring_node(node)
-    stmts = node.body[1:] if doc else list(node.body)
-    body_indent = " " * node.body[0].col_offset
-    inline = _rest_of_line_is_code(lines[header_line - 1], colon)
-    if doc and (inline or (stmts and stmts[0].lineno == doc.end_lineno)):
-        raise InputError(f"{node.name}(): put the docstring and the body on lines of their own",
-                         Location(path, node.lineno, node.col_offset), "method layout")
-    if inline:  # `def f(self): return 1`: the body shares the def line, so regenerate it
-        body_indent = indent + "    "
-        header = _segment(lines, node.lineno, header_line - 1) + lines[header_line - 1][: colon + 1] + "\n"
-        body = _unparsed(stmts, body_indent)
-    else:
-        header = _segment(lines, node.lineno, header_line)
-        body = _segment(lines, ((doc.end_lineno or doc.lineno) if doc else header_line) + 1, last)
-    return MethodParts(
-        first=first, last=last,
-        decorators=_segment(lines, first, node.lineno - 1),
-        header=header,
-        docstring=_segment(lines, doc.lineno, doc.end_lineno or doc.lineno) if doc else None,
-        body=body if body.strip() else body_indent + "pass\n",
-        indent=indent, body_indent=body_indent)
 
 
 def add_docstring_lines(docstring: str | None, new_lines: list[str], indent: str) -> str:
@@ -171,52 +63,6 @@ def parameter_names(node: ast.FunctionDef) -> set[str]:
     a = node.args
     names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
     return names | {p.arg for p in (a.vararg, a.kwarg) if p}
-
-
-def body_signature(node: ast.FunctionDef, name: str) -> str:
-    """`def name(<the same parameters, without defaults>) -> <the same return type>:`."""
-    a = node.args
-    bare = ast.arguments(posonlyargs=a.posonlyargs, args=a.args, vararg=a.vararg, kwonlyargs=a.kwonlyargs,
-                         kw_defaults=[None] * len(a.kwonlyargs), kwarg=a.kwarg, defaults=[])
-    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
-    return f"def {name}({ast.unparse(bare)}){returns}:"
-
-
-def class_first_line(source: str, node: ast.ClassDef) -> int:
-    """The class's first line, with its decorators and the comment lines right above it."""
-    lines = source.splitlines()
-    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    while first > 1 and lines[first - 2].lstrip().startswith("#"):
-        first -= 1
-    return first
-
-
-def imports_line(source: str, module: ast.Module) -> int:
-    """The line after which new imports go: after the module docstring and __future__ imports."""
-    after = 0
-    for stmt in module.body:
-        is_doc = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt is module.body[0]
-        is_future = isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
-        if not (is_doc or is_future):
-            break
-        after = stmt.end_lineno or stmt.lineno
-    if after == 0:  # keep a shebang, an encoding line and leading comments on top
-        lines = source.splitlines()
-        while after < len(lines) and lines[after].startswith("#"):
-            after += 1
-    return after
-
-
-def first_import_line(module: ast.Module) -> int | None:
-    """The line of the first module-level import (not from __future__), if it comes before any other code."""
-    for stmt in module.body:
-        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
-            continue
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            return stmt.lineno
-        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt is module.body[0]):
-            return None
-    return None
 
 
 def imported_modules(module: ast.Module) -> set[str]:

@@ -5,7 +5,9 @@
 # The train door of the Contractor.NET paper (Figure 1), in the PEP 316 dialect: the
 # input of the strengthening golden files (a copy, so that samples/ can change freely).
 
+
 import enum
+
 
 try:
     from contractor import TypestateError
