@@ -2,9 +2,9 @@
 
 A state is the set of enabled actions, so "these actions' preconditions hold and those
 do not" characterises it. The text says so in Python where it can; it is executable
-only when every action's enabledness is its declared precondition over `self` alone (a
-method with parameters is enabled when *some* arguments satisfy it, which is no
-expression a strengthened class could evaluate).
+when every action's enabledness is an expression over `self`: its declared precondition,
+or, for a method with parameters (enabled when *some* arguments satisfy it), the
+precondition with the parameters eliminated exactly (`contractor.argument_elimination`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Collection
 
+from contractor.argument_elimination import enabled_python
 from contractor.model import ClassModel, Method
 from contractor.typestate import StateInvariant
+
+_KINDS = {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple", set: "set",
+          frozenset: "set", dict: "dict"}
 
 
 def _uses_old(expr: ast.expr) -> bool:
@@ -52,10 +56,30 @@ def _literal(expr: ast.expr, on: bool) -> str:
     return _operand(expr) if on else f"not {_operand(expr)}"
 
 
+def _kinds(model: ClassModel) -> dict[str, str]:
+    """Type kinds of the expressions a precondition can name: fields and constants."""
+    kinds = {f"self.{name}": f.type.kind for name, f in model.fields.items()}
+    for name, value in model.class_constants.items():
+        kind = _KINDS.get(type(value))
+        if kind:
+            kinds[f"self.{name}"] = kinds[f"{model.name}.{name}"] = kind
+    for name, value in model.module_constants.items():
+        kind = _KINDS.get(type(value))
+        if kind:
+            kinds[name] = kind
+    return kinds
+
+
+def _enabled_python(model: ClassModel, method: Method) -> str | None:
+    kinds = _kinds(model)
+    return enabled_python(method, kinds, frozenset(k for k, v in kinds.items() if v == "int"))
+
+
 def precondition_invariant(model: ClassModel, enabled: Collection[str]) -> StateInvariant:
     """The invariant of the state enabling exactly `enabled` among `model`'s actions (each
     fact once: `not self.on` enabling one action and disabling another is said once)."""
     texts: list[str] = []
+    python: list[str] = []
     executable = not _guarded(model)
     for name in sorted(model.actions):
         method = model.methods[name]
@@ -65,23 +89,30 @@ def precondition_invariant(model: ClassModel, enabled: Collection[str]) -> State
             continue
         pre = _precondition(method)
         if _mentions_parameters(method):
-            executable = False
             params = ", ".join(p.name for p in method.params)
             texts.append(f"({'some' if on else 'no'} {params}: {pre})")
+            form = _enabled_python(model, method)
+            if form is None:
+                executable = False
+            elif form != "True" or not on:
+                python.append(f"({form})" if on else f"not ({form})")
             continue
         if any(_uses_old(c.expr) for c in method.preconditions):
             executable = False
         if pre == "True":
             if not on:
                 texts.append("False")
+                python.append("False")
             continue
         if on or len(method.preconditions) == 1:  # each precondition a fact of its own
-            texts += [_literal(c.expr, on) for c in method.preconditions]
+            facts = [_literal(c.expr, on) for c in method.preconditions]
         else:
-            texts.append(f"not ({pre})")
+            facts = [f"not ({pre})"]
+        texts += facts
+        python += facts
     unique = list(dict.fromkeys(texts))
     text = " and ".join(unique) or "True"
-    return StateInvariant(text, text if executable else None)
+    return StateInvariant(text, " and ".join(dict.fromkeys(python)) or "True" if executable else None)
 
 
 __all__ = ["precondition_invariant"]

@@ -141,14 +141,32 @@ def test_a_warning_lists_the_may_transitions_kept(tmp_path):
     assert "--tick_all--> S1" in run.stderr or "--tick_all-->" in run.stderr
 
 
+UNREDUCED = '''\
+class Finder:
+    """inv: 0 <= self.n <= 3"""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def add(self) -> None:
+        """pre: self.n < 3"""
+        self.n += 1
+
+    def pick(self, x: int) -> int:
+        """pre: x % 3 == 2 and 0 <= x < self.n"""
+        return x
+'''
+
+
 def test_a_state_without_an_executable_invariant_is_refused_by_name(tmp_path):
-    """The text file's states differ by methods with parameters (some n, some text): no
-    expression over its fields tells them apart, so strengthening refuses, naming the
-    state, and writes nothing (it used to write a module raising NameError 'enabled')."""
-    target = str(REPO / "samples" / "crosshair" / "textfile.py") + ":TextFile"
-    run = _strengthen(tmp_path, target, "--backend", "z3", "--out", "out")
-    assert run.returncode == 2
-    assert "cannot strengthen" in run.stderr and "state S" in run.stderr
+    """pick() is enabled when some x below n leaves 2 modulo 3: no exact expression over the
+    fields was found for that (`x % 3` is no bound on x), and add() can lead to a state
+    enabling pick() or not, so strengthening refuses, naming the state, and writes nothing
+    (it used to write a module raising NameError 'enabled')."""
+    (tmp_path / "finder.py").write_text(UNREDUCED)
+    run = _strengthen(tmp_path, "finder.py:Finder", "--backend", "z3", "--out", "out")
+    assert run.returncode == 2, run.stderr
+    assert "cannot strengthen" in run.stderr and "state S1" in run.stderr and "(no x:" in run.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -166,16 +184,23 @@ def _random_sequences(model, ts, source: Path, tmp_path: Path, dialect: str = "p
     check()
 
 
-@pytest.mark.parametrize("target", ["listitr.py:ListItr", "stack.py:BoundedStack", "seen", "line", "registry"])
+@pytest.mark.parametrize("target", [
+    "crosshair/listitr.py:ListItr", "crosshair/stack.py:BoundedStack", "seen", "line", "registry",
+    "crosshair/textfile.py:TextFile", "crosshair/pool.py:ConnectionPool", "text_buffer.py:TextBuffer",
+    "player.py:Mp3Player",
+])
 def test_strengthened_list_str_dict_and_set_classes_run_random_call_sequences(tmp_path, target):
     """Each has a call leading to several states, so the generated class evaluates state
-    invariants (z3's, or read off the preconditions where CrossHair answered)."""
+    invariants (z3's, or read off the preconditions where CrossHair answered, with the
+    parameters of the methods eliminated: `some sid: sid in self.sessions` is
+    `len(self.sessions) > 0`). Random call sequences: the strengthened class behaves as the
+    original and fails exactly at the first call its typestate does not enable."""
     if target in INLINE:
         name, text = INLINE[target]
         (tmp_path / f"{target}.py").write_text(text)
         target = str(tmp_path / f"{target}.py") + f":{name}"
     else:
-        target = str(REPO / "samples" / "crosshair" / target)
+        target = str(REPO / "samples" / target)
     options = api.InferOptions(backend="auto", crosshair_options={"cache": False})
     model = api.load_model(target, options)
     ts = api.infer_model(model, options)

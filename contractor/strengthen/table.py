@@ -139,8 +139,9 @@ def _check_invariant(state: State) -> None:
         raise InputError(
             f"cannot strengthen: a call can lead to {where} or another state, and no Python "
             f"expression over the object's fields tells {state.id} apart{shown}; the generated class "
-            "could not choose its new state (give the methods parameter-free preconditions over "
-            "fields, or exclude the methods with --exclude)", construct="state invariant")
+            "could not choose its new state (write a parameter in the precondition as bounds, "
+            "`p in <collection>` or `p == <expression>`, or exclude the method with --exclude)",
+            construct="state invariant")
     try:
         ast.parse(state.executable, mode="eval")
     except SyntaxError as e:
