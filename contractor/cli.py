@@ -169,7 +169,8 @@ def _fail(message: str) -> None:
     type=click.Choice([f.value for f in OutputFormat]),
     default=None,
     help="What to print: a readable summary (findings as path:line:col: severity: message [kind]), "
-    "typestate.json, the findings as a SARIF 2.1.0 log, or as GitHub workflow annotations "
+    "one JSON object {schema, typestates: [typestate.json, ...], errors} for any number of classes, "
+    "the findings as a SARIF 2.1.0 log, or as GitHub workflow annotations "
     "[default: text].",
 )
 @click.option(
@@ -236,7 +237,7 @@ def infer(ctx: click.Context, targets: tuple[str, ...], quiet: bool, verbose: bo
 
     Writes typestate.json, typestate.dot, typestate.mmd, typestate.svg and report.html
     (and typestate.png with --png) per class, then prints a summary (or, with --format
-    json, the JSON; sarif and github: the findings) on stdout.
+    json, {"schema", "typestates", "errors"}; sarif and github: the findings) on stdout.
     """
     show = (sys.stderr.isatty() if progress is None else progress) and not quiet
     bar = Progress(show)

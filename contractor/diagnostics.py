@@ -8,10 +8,11 @@ so every command speaks the same formats (as pyflakes' messages and reporter do)
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from contractor.strict_json import dumps
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -189,9 +190,9 @@ def render(diagnostics: Sequence[Diagnostic], fmt: OutputFormat, *, tool: str = 
            rules: Sequence[Rule] = ()) -> str:
     """The diagnostics in one format, sorted by place; text output ends with a newline when non-empty."""
     if fmt is OutputFormat.JSON:
-        return json.dumps(_to_json(diagnostics), indent=2) + "\n"
+        return dumps(_to_json(diagnostics), indent=2) + "\n"
     if fmt is OutputFormat.SARIF:
-        return json.dumps(to_sarif(diagnostics, tool=tool, rules=rules), indent=2) + "\n"
+        return dumps(to_sarif(diagnostics, tool=tool, rules=rules), indent=2) + "\n"
     line = format_github if fmt is OutputFormat.GITHUB else format_text
     body = "\n".join(line(d) for d in _sorted(diagnostics))
     return body + "\n" if body else ""

@@ -23,8 +23,9 @@ from contractor.errors import ContractorError
 from contractor.explore import ExplorationInterrupted
 from contractor.infer_pool import analyse_in_pool, class_pool_jobs
 from contractor.model import ClassModel
-from contractor.outputs import to_json, to_text, write_artifacts
+from contractor.outputs import to_text, write_artifacts
 from contractor.outputs.findings import RULES, finding_diagnostics
+from contractor.outputs.json_out import run_json
 from contractor.settings import PartialSettings, ProjectConfig, Settings
 from contractor.state_names import name_states
 from contractor.target import ResolvedTarget
@@ -46,6 +47,7 @@ class RunResult:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     typestates: list[Typestate] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (target, message) of classes not analysed
     failed: bool = False
     fail_on: Severity | None = None
     interrupted: bool = False  # Ctrl-C: the last class written is partial, later ones were not run
@@ -131,6 +133,7 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
         if outcome.typestate is None:  # an error (ContractorError) in this class
             click.echo(f"error: {outcome.error}", err=True)
             result.failed = True
+            result.errors.append((qualified, str(exc)))
             continue
         result.interrupted = outcome.interrupted
         result.diagnostics.extend(outcome.diagnostics)
@@ -142,11 +145,8 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
             click.echo(f"\nWrote {outcome.out_dir}/: {names}", err=fmt is not OutputFormat.TEXT)
         if result.interrupted:  # Ctrl-C: the classes after this one are not analysed
             break
-    if fmt is OutputFormat.JSON:
-        if len(result.typestates) == 1 and not several:
-            click.echo(to_json(result.typestates[0]), nl=False)
-        else:  # several classes: a JSON array of their typestates
-            click.echo("[\n" + ",\n".join(to_json(ts).rstrip("\n") for ts in result.typestates) + "\n]")
+    if fmt is OutputFormat.JSON:  # one shape for any number of classes
+        click.echo(run_json(result.typestates, result.errors), nl=False)
     elif fmt is not OutputFormat.TEXT:
         click.echo(render(result.diagnostics, fmt, rules=RULES), nl=False)
     return result

@@ -295,8 +295,10 @@ def test_text_summary_and_files(fake):
 def test_json_format_prints_exactly_the_file(fake, tmp_path):
     result = run("infer", "Door", "--format", "json", "--out", "here", "--no-html")
     assert result.exit_code == 0
-    assert result.stdout == (tmp_path / "here" / "typestate.json").read_text()
-    check_door(Typestate.from_dict(json.loads(result.stdout)))
+    printed = json.loads(result.stdout)
+    assert printed == {"schema": 1, "typestates": [json.loads((tmp_path / "here" / "typestate.json").read_text())],
+                       "errors": []}
+    check_door(Typestate.from_dict(printed["typestates"][0]))
     assert "Wrote here/" in result.stderr
     assert sorted(p.name for p in (tmp_path / "here").iterdir()) == [
         "typestate.dot",
@@ -389,7 +391,7 @@ def test_door_json_with_selected_methods(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("infer", DOOR, "--format", "json", "--methods", "open,close", "--out", "o")
     assert result.exit_code == 0, result.output
-    ts = Typestate.from_dict(json.loads(result.stdout))
+    ts = Typestate.from_dict(json.loads(result.stdout)["typestates"][0])
     assert ts.methods == ("close", "open")
     # a moving door that close() shuts enables neither open() nor close(): a stuck state
     assert {s.id: s.enabled for s in ts.states} == {"S1": ("open",), "S2": ("close",), "S3": ()}
@@ -407,7 +409,7 @@ def test_cli_prints_what_the_api_returns(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("infer", DOOR, "--format", "json", "--exclude", "safe", "--no-svg", "--no-html")
     assert result.exit_code == 0, result.output
-    printed = json.loads(result.stdout)
+    (printed,) = json.loads(result.stdout)["typestates"]
     expected = json.loads(to_json(api.infer(DOOR, api.InferOptions(exclude=("safe",)))))
     for data in (printed, expected):
         del data["stats"]["seconds"]
@@ -427,8 +429,8 @@ def test_console_script_end_to_end(tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == (tmp_path / "typestate.json").read_text()
-    check_door(Typestate.from_dict(json.loads(proc.stdout)))
+    assert json.loads(proc.stdout)["typestates"] == [json.loads((tmp_path / "typestate.json").read_text())]
+    check_door(Typestate.from_dict(json.loads(proc.stdout)["typestates"][0]))
 
 
 def test_module_entry_point_reports_errors(tmp_path):

@@ -120,6 +120,6 @@ def test_github_output_is_one_workflow_annotation_per_finding(tmp_path):
 
 def test_json_output_is_still_the_typestate(tmp_path):
     run = _infer(tmp_path, "--format", "json")
-    data = json.loads(run.stdout)
+    (data,) = json.loads(run.stdout)["typestates"]
     assert data["class"] == "Tank"
     assert {f["kind"] for f in data["findings"]} == {"breaks_invariant", "never_enabled"}

@@ -220,7 +220,7 @@ def test_methods_option_names_an_inherited_action(tmp_path: Path) -> None:
                                        "--methods", "switch_off,unlock", "--format", "json", "--quiet",
                                        "--out", str(tmp_path), "--no-svg", "--no-html"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["methods"] == ["switch_off", "unlock"]
+    assert json.loads(result.stdout)["typestates"][0]["methods"] == ["switch_off", "unlock"]
 
 
 def test_crosshair_backend_on_a_subclass_agrees_with_z3(tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_pyproject_settings_apply_and_the_command_line_overrides_them(project):
     assert not (written / "report.html").exists()
     again = contractor(project, "infer", "--exclude", "alarm", "--out", "other", "--format", "json")
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["methods"] == ["close", "open", "safe", "start", "stop"]
+    assert json.loads(again.stdout)["typestates"][0]["methods"] == ["close", "open", "safe", "start", "stop"]
 
 
 @pytest.mark.parametrize("text, message", [

@@ -48,7 +48,7 @@ def test_a_5000_term_and_precondition_finishes_fast(tmp_path):
     result = contractor("infer", "wide.py:Wide", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path, timeout=60)
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["typestates"][0]
     assert data["complete"] and data["stats"]["seconds"] < 30
     # the big state's invariant is the plain conjunction, not a search result
     assert any("self.x != 5999" in s["invariant"] for s in data["states"])
@@ -82,7 +82,7 @@ def test_max_states_stops_at_exactly_n(tmp_path):
                             "--format", "json", "--no-svg", "--no-html", "--out", str(tmp_path / "o"),
                             cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        data = json.loads(result.stdout)
+        data = json.loads(result.stdout)["typestates"][0]
         assert len(data["states"]) == n and data["complete"] is False
         ids = {s["id"] for s in data["states"]}
         assert all(t["source"] in ids and t["target"] in ids for t in data["transitions"])
@@ -93,7 +93,7 @@ def test_an_undefined_name_in_a_precondition_is_a_finding(tmp_path):
     write(tmp_path, "undef.py", counter_class("Undef", "self.x >= LIMIT"))
     result = contractor("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
-    findings = json.loads(result.stdout)["findings"]
+    findings = json.loads(result.stdout)["typestates"][0]["findings"]
     (undefined,) = [f for f in findings if f["kind"] == "undefined_name"]
     assert undefined["method"] == "inc" and undefined["line"] == 8 and "'LIMIT'" in undefined["message"]
 
@@ -105,14 +105,14 @@ def test_defined_names_are_no_finding(tmp_path):
         top=top))
     result = contractor("infer", "names.py:Names", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
-    assert not [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "undefined_name"]
+    assert not [f for f in json.loads(result.stdout)["typestates"][0]["findings"] if f["kind"] == "undefined_name"]
 
 
 def test_a_stuck_state_reached_only_by_may_transitions_says_so(tmp_path):
     write(tmp_path, "undef.py", counter_class("Undef", "self.x >= LIMIT"))
     result = contractor("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["typestates"][0]
     stuck = [f for f in data["findings"] if f["kind"] == "no_enabled_method"]
     assert stuck
     for finding in stuck:
@@ -125,7 +125,7 @@ def test_a_stuck_state_reached_by_a_must_transition_is_stated_as_fact(tmp_path):
     write(tmp_path, "stuck.py", counter_class("Stuck", "self.x < 1 and self.x > 5"))
     result = contractor("infer", "stuck.py:Stuck", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
-    (stuck,) = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "no_enabled_method"]
+    (stuck,) = [f for f in json.loads(result.stdout)["typestates"][0]["findings"] if f["kind"] == "no_enabled_method"]
     assert "objects in it are stuck" in stuck["message"] and "may" not in stuck["message"]
 
 

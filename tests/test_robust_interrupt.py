@@ -112,7 +112,7 @@ def test_budget_bounds_the_run_and_the_result_is_partial(tmp_path):
                         "--format", "json", "--no-svg", "--no-html", cwd=tmp_path, timeout=HARD_LIMIT)
     took = time.monotonic() - start
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
+    (data,) = json.loads(result.stdout)["typestates"]
     assert data["complete"] is False and any("--budget" in f["message"] for f in data["findings"])
     assert took < 3 + 5 + 3  # the budget, start-up (z3 translation), writing
 

@@ -40,7 +40,8 @@ def run_json(tmp_path, *args: str, **kwargs):
     result = contractor("infer", *args, "--format", "json", "--no-svg", "--no-html", "--no-progress",
                         cwd=tmp_path, **kwargs)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout), result  # stdout is JSON and nothing else
+    (typestate,) = json.loads(result.stdout)["typestates"]  # stdout is JSON and nothing else
+    return typestate, result
 
 
 @pytest.mark.slow  # ~20 s: three backends, CrossHair's start-up

@@ -4,13 +4,13 @@ unknowns and statistics (template `contractor/templates/report.html.j2`)."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from markupsafe import Markup
 
 from contractor.outputs.tooltips import witness_text
 from contractor.resources import jinja_env
+from contractor.strict_json import dumps
 from contractor.typestate import Typestate
 
 TEMPLATE = "report.html.j2"
@@ -35,7 +35,7 @@ def fluid_svg(svg: bytes | str) -> str:
 def _compact(data) -> str:
     if not data:
         return ""
-    return json.dumps(data, ensure_ascii=False, default=str, sort_keys=False)
+    return dumps(data, ensure_ascii=False, default=str, sort_keys=False)
 
 
 def to_html(ts: Typestate, svg: bytes | str | None) -> str:

@@ -1,10 +1,15 @@
-"""`typestate.json`: the typestate as stable, indented JSON (the schema is `Typestate.to_dict`)."""
+"""`typestate.json`: the typestate as stable, indented, strict JSON (the schema is
+`Typestate.to_dict`); and the document `contractor infer --format json` prints."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
+from contractor.strict_json import dumps, encoder, strict_encode
 from contractor.typestate import Typestate
+
+RUN_SCHEMA = 1  # the version of the --format json document
 
 # Beyond this many transitions each transition and initialization is written on one line:
 # json's indenting encoder is pure Python and took seconds on ten thousand transitions.
@@ -16,17 +21,18 @@ def to_json(ts: Typestate) -> str:
     """The JSON text of `ts`: keys in `to_dict` order, indent 2, final newline.
 
     Values a solver put in a witness that JSON cannot hold (an Enum member, say) are
-    written as their `str()`. A large typestate's transitions and initializations are
-    one line each (the same JSON value).
+    written as their `str()`; a NaN or infinite float as `{"__float__": "nan"}` (strict
+    JSON: `contractor.strict_json`). A large typestate's transitions and initializations
+    are one line each (the same JSON value).
     """
     data = ts.to_dict()
     if len(ts.transitions) <= ONE_LINE_BEYOND:
-        return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+        return dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
     lists = {}
     for key in ("transitions", "initializations"):
         lists[key], data[key] = data[key], f"{_HOLE}{key}"
-    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
-    encode = json.JSONEncoder(ensure_ascii=False, default=str).encode  # the C encoder: no indent
+    text = dumps(data, indent=2, ensure_ascii=False, default=str)
+    encode = encoder(ensure_ascii=False, default=str).encode  # the C encoder: no indent
     for key, items in lists.items():
         text = text.replace(json.dumps(f"{_HOLE}{key}"), _one_per_line(encode, items), 1)
     return text + "\n"
@@ -40,8 +46,23 @@ def _one_per_line(encode, items: list[dict]) -> str:
     if not items:
         return "[]"
     first = json.dumps(next(iter(items[0])))
-    flat = encode(items)
+    flat = strict_encode(encode, items)
     return "[\n    " + flat[1:-1].replace("}, {" + first + ": ", "},\n    {" + first + ": ") + "\n  ]"
 
 
-__all__ = ["ONE_LINE_BEYOND", "to_json"]
+def _indented(text: str, by: str) -> str:
+    return "".join(by + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def run_json(typestates: Sequence[Typestate], errors: Sequence[tuple[str, str]]) -> str:
+    """What `contractor infer --format json` prints, whatever the number of classes:
+    `{"schema": 1, "typestates": [<typestate.json>, ...], "errors": [{"target", "message"}]}`,
+    the typestates in the order of the analysis, one per class analysed, the errors one per
+    class that could not be."""
+    items = ",\n".join(_indented(to_json(ts).rstrip("\n"), "    ") for ts in typestates)
+    listed = f"[\n{items}\n  ]" if typestates else "[]"
+    errs = dumps([{"target": t, "message": m} for t, m in errors], ensure_ascii=False)
+    return f'{{\n  "schema": {RUN_SCHEMA},\n  "typestates": {listed},\n  "errors": {errs}\n}}\n'
+
+
+__all__ = ["ONE_LINE_BEYOND", "RUN_SCHEMA", "run_json", "to_json"]

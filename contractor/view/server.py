@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import math
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -31,6 +29,7 @@ from contractor.outputs.dot import to_dot
 from contractor.outputs.json_out import to_json
 from contractor.outputs.mermaid import to_mermaid
 from contractor.resources import jinja_env
+from contractor.strict_json import dumps
 from contractor.target import display
 from contractor.view.session import PageEvent, Session
 
@@ -147,15 +146,7 @@ def strict_json(value) -> str:
     """JSON a browser's `JSON.parse` accepts: a NaN or infinite float (a solver's witness can
     hold one) becomes `{"__float__": "nan" | "inf" | "-inf"}`, which the page shows as
     `float('nan')` and so on."""
-    def finite(v):
-        if isinstance(v, float) and not math.isfinite(v):
-            return {"__float__": repr(v)}
-        if isinstance(v, dict):
-            return {k: finite(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [finite(x) for x in v]
-        return v
-    return json.dumps(finite(value), default=str, allow_nan=False)
+    return dumps(value, default=str)
 
 
 def _latest_diagrams_only(batch: list[dict]) -> list[dict]:
