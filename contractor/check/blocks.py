@@ -56,7 +56,7 @@ def with_statement(a: Analysis, node: ast.With, env: Env) -> Env | None:
     for item in node.items:
         key = a.exprs.eval(item.context_expr, env)
         obj = env.objs.get(key) if key is not None else None
-        if obj is not None and obj.protocol.facts.has_exit:
+        if key is not None and obj is not None and obj.protocol.facts.has_exit:
             released.append(key)
             bound = key if obj.protocol.facts.enter_returns_self else None
         else:

@@ -29,7 +29,8 @@ class Calls:
     def call(self, node: ast.Call, env: Env) -> Key | None:
         func, module = node.func, self.a.module
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in env.vars:
-            return self.method_call(node, env.vars[func.value.id], func.attr, env)  # the common case
+            self.method_call(node, env.vars[func.value.id], func.attr, env)  # the common case
+            return None
         protocol = self.index.class_of(module, func)
         if protocol is not None:
             return self.construct(node, protocol, "__init__", env)
@@ -49,7 +50,8 @@ class Calls:
             else:
                 key = self.x.eval(func.value, env)
                 if key is not None:
-                    return self.method_call(node, key, func.attr, env)
+                    self.method_call(node, key, func.attr, env)
+                    return None
         elif isinstance(func, ast.Name) and func.id in HARMLESS:
             for arg in node.args:
                 self.x.eval(arg, env)
@@ -101,8 +103,7 @@ class Calls:
         return key
 
     def method_call(self, node: ast.Call, key: Key, method: str, env: Env) -> None:
-        obj = env.objs[key]
-        protocol = obj.protocol
+        protocol = env.objs[key].protocol
         facts = protocol.facts.methods.get(method)
         args = self.arguments(node, facts.params if facts else None, env)
         obj = env.objs.get(key)
@@ -111,6 +112,7 @@ class Calls:
         if method not in protocol.methods:
             self.x.escape(key, env)  # a method outside the typestate: its effect is unknown
             return
+        assert isinstance(node.func, ast.Attribute)  # a call of obj.method(...)
         text = text_of(node.func.value)
         if obj.known:
             self.a.records.call(self.a.site(node), text, method, protocol, obj.states, key)

@@ -11,6 +11,7 @@ in every state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
 from contractor.check.protocol import Protocol
 
@@ -113,6 +114,12 @@ class Env:
             del self.objs[k]
 
 
+@overload
+def join(a: Env, b: Env | None) -> Env: ...
+@overload
+def join(a: Env | None, b: Env) -> Env: ...
+@overload
+def join(a: Env | None, b: Env | None) -> Env | None: ...
 def join(a: Env | None, b: Env | None) -> Env | None:
     """The environment holding what both may hold. A variable missing on one side is not
     followed (it is undefined there, or its object was lost). A variable holding different

@@ -162,7 +162,8 @@ class Expressions:
                 self.bind(element, None, env, None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, None, env, None)
-        else:  # x.attr = ..., x[i] = ...: the value (and a tracked x) go where we cannot follow
+        elif isinstance(target, (ast.Attribute, ast.Subscript)):
+            # x.attr = ..., x[i] = ...: the value (and a tracked x) go where we cannot follow
             if key is not None:
                 self.escape(key, env)
             self.escape_all(target.value, env)
@@ -205,17 +206,17 @@ class Expressions:
                     env = self.refine(env, value, truth)
             return env
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
-            value, op = test.comparators[0].value, test.ops[0]
-            if value is None and isinstance(op, (ast.Is, ast.IsNot)):  # a tracked variable is never None
+            constant, op = test.comparators[0].value, test.ops[0]
+            if constant is None and isinstance(op, (ast.Is, ast.IsNot)):  # a tracked variable is never None
                 held = self.peek(test.left, env) is not None
                 return None if held and truth == isinstance(op, ast.Is) else env
-            if isinstance(value, bool) and isinstance(op, (ast.Is, ast.Eq)):
-                return self.refine(env, test.left, truth == value)
+            if isinstance(constant, bool) and isinstance(op, (ast.Is, ast.Eq)):
+                return self.refine(env, test.left, truth == constant)
             return env
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and not test.args:
             key = self.peek(test.func.value, env)
             obj = env.objs.get(key) if key is not None else None
-            if obj is not None and obj.protocol.is_state_test(test.func.attr):
+            if key is not None and obj is not None and obj.protocol.is_state_test(test.func.attr):
                 keep = {s: e for s, e in obj.states.items()
                         if obj.protocol.truth(s, test.func.attr).allows(truth)}
                 if not keep:

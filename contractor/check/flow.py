@@ -100,7 +100,7 @@ class Analysis:
             if atom in self.seen:
                 self.seen[atom].update(states)
 
-    def site(self, node: ast.AST) -> Site:
+    def site(self, node: ast.stmt | ast.expr) -> Site:
         return Site(self.path, node.lineno, node.col_offset)
 
     def run(self, env: Env) -> Env | None:
@@ -140,8 +140,8 @@ class Analysis:
                 and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)):
             keys = [self.exprs.eval(v, env) for v in value.elts]  # a, b = X(), Y(): element by element
             held = [f" tuple{i}" for i, k in enumerate(keys) if k is not None]  # alive while binding
-            for name, k in zip(held, [k for k in keys if k is not None]):
-                env.vars[name] = k
+            for name, kept in zip(held, [k for k in keys if k is not None]):
+                env.vars[name] = kept
             for t, k, v in zip(target.elts, keys, value.elts):
                 self.exprs.bind(t, k, env, v)
             for name in held:
@@ -254,17 +254,17 @@ class Analysis:
                 out = self.block(node.body, entry)
             finally:
                 self.loops.pop()
-            new_head = join(head, out)
+            new_head: Env = join(head, out)
             for e in loop.continues:
                 new_head = join(new_head, e)
             if new_head == head or iteration == MAX_ITERATIONS:
-                exits = [exit_] + loop.breaks
+                exits = [exit_, *loop.breaks]
                 break
             head = new_head
         after_else = self.block(node.orelse, exits[0]) if exits[0] is not None else None
         out_env: Env | None = after_else
-        for e in exits[1:]:
-            out_env = join(out_env, e)
+        for leaving in exits[1:]:
+            out_env = join(out_env, leaving)
         return out_env
 
     def loop_entry(self, env: Env, test: ast.expr | None, target: ast.expr | None) -> tuple[Env | None, Env | None]:

@@ -32,7 +32,7 @@ def module_constants(module: ast.Module) -> dict[str, Any]:
             target, value = stmt.targets[0].id, stmt.value
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
             target, value = stmt.target.id, stmt.value
-        if target is None:
+        if target is None or value is None:
             continue
         try:
             literal = ast.literal_eval(value)

@@ -6,6 +6,7 @@ you forget to call Connect?"). Rendering is `contractor.diagnostics`' job."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from contractor.check.domain import Event, Site
 from contractor.check.protocol import Protocol
@@ -49,6 +50,11 @@ def advice(sequence: tuple[str, ...] | None, none: str) -> str:
     return f"call {' then '.join(f'{m}()' for m in sequence)} first"
 
 
+def _enables(protocol: Protocol, method: str) -> Callable[[str], bool]:
+    """Whether a state of `protocol` enables `method`."""
+    return lambda state: method in protocol.enabled[state]
+
+
 def _at(site: Site) -> tuple[str, int, int]:
     return site.path, site.line, site.col + 1
 
@@ -63,7 +69,7 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
             if not bad:
                 continue
             p = rec.protocol
-            seq = p.enabling_sequence(frozenset(bad), lambda s, m=rec.method, p=p: m in p.enabled[s])
+            seq = p.enabling_sequence(frozenset(bad), _enables(p, rec.method))
             message = (f"{p.name}.{rec.method}() is not enabled: '{rec.text}' may be in state "
                        f"{describe(p, bad, rec.site.path)}; "
                        f"{advice(seq, f'no call sequence enables {rec.method}() from there')}")
@@ -81,17 +87,17 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
                        f"'{helper.text}' may be in state {describe(p, bad, helper.site.path)} when passed to "
                        f"{helper.callee_name}(), which calls {inner.text}.{inner.method}() at {where}; "
                        f"{advice(seq, f'no call sequence makes {helper.callee_name}() legal from there')}")
-            notes = [Related(*_at(s), "called from here") for s in inner.via]
-            notes.append(Related(*_at(inner.site), f"{inner.protocol.name}.{inner.method}() is not enabled here: "
-                                 f"'{inner.text}' may be in state "
-                                 f"{describe(inner.protocol, inner.states, inner.site.path)}"))
-            out.append(Diagnostic(*_at(helper.site), Severity.ERROR, message, Code.CALL.value, tuple(notes)))
+            via = [Related(*_at(s), "called from here") for s in inner.via]
+            via.append(Related(*_at(inner.site), f"{inner.protocol.name}.{inner.method}() is not enabled here: "
+                               f"'{inner.text}' may be in state "
+                               f"{describe(inner.protocol, inner.states, inner.site.path)}"))
+            out.append(Diagnostic(*_at(helper.site), Severity.ERROR, message, Code.CALL.value, tuple(via)))
         for leak in records.leaks.values():
             p = leak.protocol
             bad = {s: e for s, e in leak.states.items() if s not in p.released}
             if not bad or (mode is Mode.COMPLETE and len(bad) < len(leak.states)):
                 continue
-            seq = p.enabling_sequence(frozenset(bad), lambda s, p=p: s in p.released)
+            seq = p.enabling_sequence(frozenset(bad), p.released.__contains__)
             must = ", ".join(f"{m}()" for m in sorted(p.must_call))
             name = f" '{leak.name}'" if leak.name else ""
             message = (f"{p.name} object{name} is not released: it may go out of scope in state "

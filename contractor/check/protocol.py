@@ -170,7 +170,7 @@ class Protocol:
         ends in states meeting `goal` (say, enabling a method): breadth-first over sets
         of states. None if there is none."""
         start = frozenset(states)
-        seen = {start: ()}
+        seen: dict[frozenset[str], tuple[str, ...]] = {start: ()}
         queue = deque([start])
         while queue and len(seen) < MAX_SEQUENCE_SETS:
             current = queue.popleft()

@@ -9,6 +9,7 @@ site is a violation depends on the mode and is decided afterwards (`messages.py`
 
 from __future__ import annotations
 
+import ast
 import enum
 from dataclasses import dataclass, field
 
@@ -46,7 +47,7 @@ class HelperRecord:
     """A client function called at `site` with a tracked object as its `index`-th parameter."""
 
     site: Site
-    callee: object  # the function's ast node
+    callee: ast.FunctionDef | ast.AsyncFunctionDef  # the function's node
     callee_name: str
     index: int
     text: str

@@ -144,8 +144,8 @@ class Index:
                 return target.functions.get(fname) if target else None
             return None
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            mod_name = module.modules.get(node.value.id)
-            target = self.by_module.get(mod_name) if mod_name else None
+            aliased = module.modules.get(node.value.id)
+            target = self.by_module.get(aliased) if aliased else None
             return target.functions.get(node.attr) if target else None
         return None
 
@@ -166,9 +166,9 @@ class Index:
                 mod_name, name = module.imported[node.id]
                 return self._module_constant(mod_name, name)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            mod_name = module.modules.get(node.value.id)
-            if mod_name:
-                return self._module_constant(mod_name, node.attr)
+            aliased = module.modules.get(node.value.id)
+            if aliased:
+                return self._module_constant(aliased, node.attr)
         return False, None
 
     def _module_constant(self, mod_name: str, name: str) -> tuple[bool, Any]:

@@ -160,7 +160,8 @@ class Checker:
         self._summaries[cache_key] = None  # in progress: a recursive call loses the object
         analysis = self.analyse(self._owner[id(function)], function, {index: Obj(protocol, {state: None})})
         atom = f"param:{index}"
-        exits: dict[str, Event | None] | None = {}
+        found: dict[str, Event | None] = {}
+        exits: dict[str, Event | None] | None = found
         returns_param = False
         for env, returned in analysis.returns:
             held = [k for k in env.objs if atom in k]
@@ -168,7 +169,8 @@ class Checker:
                 exits = None
                 break
             for k in held:
-                exits = {**exits, **{s: e for s, e in env.objs[k].states.items() if s not in exits}}
+                found = {**found, **{s: e for s, e in env.objs[k].states.items() if s not in found}}
+            exits = found
             returns_param |= returned is not None and atom in returned
         summary = Summary(self.failure(analysis, atom), exits, returns_param,
                           frozenset(analysis.seen.get(atom, ())))
