@@ -65,6 +65,7 @@ def class_constants(cls: ast.ClassDef) -> dict[str, Any]:
     written = _assigned_attributes(cls)
     out: dict[str, Any] = {}
     for stmt in cls.body:
+        value: ast.expr | None
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name, value = stmt.targets[0].id, stmt.value
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):

@@ -14,7 +14,7 @@ import ast
 
 from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, as_lambda, decorator_call, keyword, lambda_params, string_value
-from contractor.contracts.normalize import RETURN, free_names, name_ref, replace_attributes, substitute
+from contractor.contracts.normalize import RETURN, free_names, name_ref, rename, replace_attributes, substitute
 from contractor.model import ClauseKind, Condition
 
 PREFIX = "deal."
@@ -52,7 +52,7 @@ def _positional(lam: ast.Lambda, params: list[str], ctx: FileContext, construct:
     mapping.update(zip(rest, params))
     if result and "result" in names:
         mapping["result"] = RETURN
-    return substitute(lam.body, {old: (lambda n, new=new: name_ref(new, n)) for old, new in mapping.items()})
+    return rename(lam.body, mapping)
 
 
 def _condition(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, kws, ctx: FileContext) -> Condition:
@@ -88,7 +88,7 @@ def read_method(fn: ast.FunctionDef, ctx: FileContext, params: list[str]) -> Cla
             expr = substitute(lam.body, {names[0]: lambda n: name_ref(RETURN, n)})
         else:
             expr = _positional(lam, params, ctx, construct, result=kind == "ensure")
-        clause = "pre" if kind == "pre" else "post"
+        clause: ClauseKind = "pre" if kind == "pre" else "post"
         (found.pre if clause == "pre" else found.post).append(_condition(expr, lam, clause, kws, ctx))
     return found
 

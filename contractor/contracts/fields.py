@@ -47,12 +47,12 @@ def _self_target(node: ast.expr, self_name: str) -> str | None:
     return None
 
 
-def _functions(cls: ast.ClassDef) -> list[ast.FunctionDef]:
+def _functions(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.args.args
             and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in f.decorator_list)]
 
 
-def _assignments(fn: ast.FunctionDef):
+def _assignments(fn: ast.FunctionDef | ast.AsyncFunctionDef):
     """(field name, annotation or None, value or None, node) for each `self.<name>` assignment."""
     self_name = fn.args.args[0].arg if fn.args.args else "self"
     for node in ast.walk(fn):
@@ -84,7 +84,7 @@ _TYPE_COMMENT = re.compile(r"#\s*type:\s*(?!ignore\b)(.+?)\s*$")
 def type_comment(node: ast.stmt, ctx: FileContext) -> ast.expr | None:
     """The `# type: T` comment on the statement's last line, parsed, or None."""
     lines = ctx.source.splitlines()
-    end = getattr(node, "end_lineno", None) or getattr(node, "lineno", 0)
+    end: int = node.end_lineno or node.lineno
     if not 0 < end <= len(lines):
         return None
     m = _TYPE_COMMENT.search(lines[end - 1])
@@ -96,7 +96,7 @@ def type_comment(node: ast.stmt, ctx: FileContext) -> ast.expr | None:
         return None
 
 
-def param_types(fn: ast.FunctionDef, types: TypeReader) -> dict[str, TypeRef]:
+def param_types(fn: ast.FunctionDef | ast.AsyncFunctionDef, types: TypeReader) -> dict[str, TypeRef]:
     """Each parameter's type: its annotation, else its literal default's type, else opaque."""
     a = fn.args
     positional = [*a.posonlyargs, *a.args]
@@ -124,7 +124,7 @@ def read_fields(cls: ast.ClassDef, ctx: FileContext, types: TypeReader,
             continue
         if item.annotation is not None:
             declared[item.name] = Field(item.name, types.of(item.annotation), ctx.loc(item.node))
-    assigned: dict[str, list[tuple[TypeRef, ast.stmt]]] = {}
+    assigned: dict[str, list[tuple[TypeRef | None, ast.stmt]]] = {}
     order: list[str] = list(declared)
     for fn in _functions(cls):
         params = param_types(fn, types)

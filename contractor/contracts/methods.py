@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from typing import cast
 
 from contractor.contracts.context import FileContext, decorator_call, is_docstring, keyword
 from contractor.contracts.fields import ClassLevel, class_level, param_types
@@ -157,5 +158,6 @@ def synthesise_init(cls: ast.ClassDef, ctx: FileContext, fields: dict[str, Field
     for node in ast.walk(fn):
         if "lineno" in node._attributes and not hasattr(node, "lineno"):
             ast.copy_location(node, cls)
-            node.end_lineno, node.end_col_offset = cls.lineno, cls.col_offset
+            positioned = cast(ast.expr, node)  # a node type with positions (expr, stmt, arg, ...)
+            positioned.end_lineno, positioned.end_col_offset = cls.lineno, cls.col_offset
     return fn

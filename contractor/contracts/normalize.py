@@ -11,6 +11,9 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable
+from typing import TypeVar, cast
+
+_Node = TypeVar("_Node", bound=ast.AST)
 
 RETURN = "__return__"
 OLD = "__old__"
@@ -26,7 +29,7 @@ def name_ref(name: str, at: ast.AST) -> ast.expr:
     return _place(ast.Name(id=name, ctx=ast.Load()), at)
 
 
-def _place(node: ast.AST, at: ast.AST) -> ast.AST:
+def _place(node: _Node, at: ast.AST) -> _Node:
     for sub in ast.walk(node):
         ast.copy_location(sub, at)
     return node
@@ -39,7 +42,7 @@ def _bound_by(node: ast.AST) -> set[str]:
         a = node.args
         names.update(x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs])
         names.update(x.arg for x in (a.vararg, a.kwarg) if x)
-    else:
+    elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         for gen in node.generators:
             names.update(n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name))
     return names
@@ -66,12 +69,16 @@ class _Substitute(ast.NodeTransformer):
 
 def substitute(expr: ast.expr, mapping: dict[str, Callable[[ast.Name], ast.expr]]) -> ast.expr:
     """A copy of expr with each free name in mapping replaced by mapping[name](the_name_node)."""
-    return _Substitute(mapping).visit(copy.deepcopy(expr))
+    return cast(ast.expr, _Substitute(mapping).visit(copy.deepcopy(expr)))
 
 
 def rename(expr: ast.expr, names: dict[str, str]) -> ast.expr:
     """A copy of expr with free names renamed (e.g. a lambda's `obj` to `self`)."""
-    return substitute(expr, {old: (lambda n, new=new: name_ref(new, n)) for old, new in names.items() if old != new})
+    return substitute(expr, {old: _renamer(new) for old, new in names.items() if old != new})
+
+
+def _renamer(new: str) -> Callable[[ast.Name], ast.expr]:
+    return lambda node: name_ref(new, node)
 
 
 def to_old(expr: ast.expr, names: set[str]) -> ast.expr:
@@ -88,7 +95,7 @@ class _Attributes(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         if isinstance(node.value, ast.Name) and node.value.id == self.base and isinstance(node.ctx, ast.Load):
             return self.make(node)
-        return self.generic_visit(node)
+        return cast(ast.expr, self.generic_visit(node))
 
     def _scoped(self, node: ast.AST) -> ast.AST:
         return node if self.base in _bound_by(node) else self.generic_visit(node)
@@ -98,7 +105,11 @@ class _Attributes(ast.NodeTransformer):
 
 def replace_attributes(expr: ast.expr, base: str, make: Callable[[ast.Attribute], ast.expr]) -> ast.expr:
     """A copy of expr where every `base.attr` is replaced by make(that attribute node)."""
-    return _Attributes(base, make).visit(copy.deepcopy(expr))
+    return cast(ast.expr, _Attributes(base, make).visit(copy.deepcopy(expr)))
+
+
+def _same(node: ast.Name) -> ast.expr:
+    return node
 
 
 def free_names(expr: ast.expr, names: set[str]) -> list[ast.Name]:
@@ -111,7 +122,7 @@ def free_names(expr: ast.expr, names: set[str]) -> list[ast.Name]:
                 found.append(node)
             return node
 
-    _Find({n: name_ref for n in names}).visit(expr)
+    _Find({n: _same for n in names}).visit(expr)
     return found
 
 
@@ -127,16 +138,16 @@ class _Implies(ast.NodeTransformer):
 
 def rewrite_implies(expr: ast.expr) -> ast.expr:
     """CrossHair's PEP 316 helper: `implies(X, Y)` becomes `Y if X else True`."""
-    return _Implies().visit(copy.deepcopy(expr))
+    return cast(ast.expr, _Implies().visit(copy.deepcopy(expr)))
 
 
 def shift(expr: ast.expr, line: int, col: int) -> ast.expr:
     """Move a tree parsed from a one-line string to (line, col) of the file."""
     for node in ast.walk(expr):
-        if hasattr(node, "lineno"):
+        if isinstance(node, (ast.expr, ast.stmt, ast.arg, ast.keyword, ast.excepthandler)):
             node.lineno = line
             node.end_lineno = line
             node.col_offset = (node.col_offset or 0) + col
-            if getattr(node, "end_col_offset", None) is not None:
+            if node.end_col_offset is not None:
                 node.end_col_offset += col
     return expr

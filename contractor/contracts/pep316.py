@@ -85,7 +85,7 @@ def sections(lines: list[tuple[int, str]], wanted: tuple[str, ...], ctx: FileCon
         match = _HEADER_LINE.match(line)
         if not match:
             continue
-        indent, section, bracketed, inline = match.groups()
+        lead, section, bracketed, inline = match.groups()
         if section not in wanted:
             continue
         if bracketed is not None:
@@ -97,7 +97,7 @@ def sections(lines: list[tuple[int, str]], wanted: tuple[str, ...], ctx: FileCon
         if _has_expr(inline):
             found.append((section, number, match.start(4), inline))
         else:
-            current = (section, len(indent))
+            current = (section, len(lead))
     return found
 
 
@@ -130,10 +130,11 @@ def read_class(node: ast.ClassDef, ctx: FileContext, source_lines: list[str]) ->
 def read_method(node: ast.FunctionDef, ctx: FileContext, source_lines: list[str]) -> Clauses:
     found = Clauses()
     for section, line, col, text in sections(doc_lines(node, source_lines), ("pre", "post"), ctx):
-        (found.pre if section == "pre" else found.post).append(_condition(section, line, col, text, ctx))
+        kind: ClauseKind = "pre" if section == "pre" else "post"
+        (found.pre if kind == "pre" else found.post).append(_condition(kind, line, col, text, ctx))
     doc = docstring_node(node)
     if doc is not None:
-        for one, many in _RAISE_SPHINX_RE.findall(doc.value):
+        for one, many in _RAISE_SPHINX_RE.findall(str(doc.value)):
             for name in ([one] if one else many.split(",")):
                 name = name.strip()
                 if name and name not in found.raises:
