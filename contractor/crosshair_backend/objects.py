@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import enum
 import inspect
-from types import ModuleType
-from typing import Any, Optional
+from types import GenericAlias, ModuleType
+from typing import Any, Optional, cast
 
 from contractor.errors import InputError
 from contractor.model import ClassModel, Field, TypeRef
@@ -26,12 +26,13 @@ def python_type(ref: TypeRef, module: ModuleType, what: str, field: Field | None
         if not isinstance(found, type):
             raise _type_error(f"{what}: type {ref.name!r} is not a class of module {module.__name__}", field)
         return found
+    # list[args[0]] and so on, built at run time (what those subscripts make)
     if ref.kind in ("list", "set") and len(args) == 1:
-        return list[args[0]] if ref.kind == "list" else set[args[0]]
+        return GenericAlias(list if ref.kind == "list" else set, args[0])
     if ref.kind == "tuple" and args:
-        return tuple[args]
+        return GenericAlias(tuple, args)
     if ref.kind == "dict" and len(args) == 2:
-        return dict[args[0], args[1]]
+        return GenericAlias(dict, args)
     raise _type_error(
         f"{what}: cannot tell its type ({ref}) for CrossHair; annotate it, e.g. "
         f"`{field.name if field else 'x'}: list[int]` in the class body", field)
@@ -60,7 +61,7 @@ def original_class(cls: type, model: ClassModel, module: ModuleType) -> type:
 
 def build(cls: type, values: dict[str, Any]) -> Any:
     """An instance of cls whose fields are `values`, made without calling `__init__`."""
-    obj = cls.__new__(cls)  # a subclass of dict (or another C class) needs its own __new__
+    obj = cast(Any, cls).__new__(cls)  # a subclass of dict (or another C class) needs its own __new__
     for name, value in values.items():
         object.__setattr__(obj, name, value)
     return obj

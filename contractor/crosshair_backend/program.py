@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from crosshair.auditwall import SideEffectDetected
 
@@ -89,11 +89,13 @@ def _function(name: str, params: list[str], conditions: tuple[Condition, ...], p
     if eager:
         body = _eager(body)
     fn = ast.FunctionDef(name=name, args=_arguments(params), body=[ast.Return(body)],
-                         decorator_list=[], returns=None, type_params=[])
+                         decorator_list=[], returns=None)
     # a factory binds the combinators as closure variables, leaving the module untouched
     factory = ast.FunctionDef(name="__factory", args=_arguments(list(COMBINATORS)),
                               body=[fn, ast.Return(ast.Name(name, ast.Load()))],
-                              decorator_list=[], returns=None, type_params=[])
+                              decorator_list=[], returns=None)
+    if sys.version_info >= (3, 12):  # a field since 3.12 (compile() wants it there)
+        fn.type_params = factory.type_params = []
     tree = ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
     scope: dict[str, Any] = {}
     exec(compile(tree, path, "exec"), env, scope)
@@ -134,7 +136,9 @@ class Program:
         if not isinstance(found, type):
             raise InputError(f"module {model.path} has no class {model.name}", model.location, "class")
         env = module.__dict__
-        pre, sym_pre, params = {}, {}, {}
+        pre: dict[str, Callable[..., bool]] = {}
+        sym_pre: dict[str, Callable[..., Any]] = {}
+        params: dict[str, dict[str, Any]] = {}
         blocked: dict[str, str] = {}
         for name in (*model.actions, *model.constructors):
             method = model.methods[name]
@@ -164,7 +168,7 @@ class Program:
 
     def construct(self, ctor: str, args: dict[str, Any]) -> Any:
         if ctor == "__init__":
-            obj = self.cls.__new__(self.cls)
+            obj = cast(Any, self.cls).__new__(self.cls)
             plain_function(self.cls, "__init__")(obj, *args.values())
             return obj
         attr = plain_function(self.cls, ctor)

@@ -24,6 +24,19 @@ from contractor.crosshair_backend.harness import assume
 from contractor.crosshair_backend.objects import build
 from contractor.crosshair_backend.program import Program
 
+
+def _fixed(args: typing.Iterable[Any]) -> Callable[[], list[Any]]:
+    return lambda: list(args)
+
+
+def _first_element(obj: Any, name: str) -> Callable[[], list[Any]]:
+    """A probe: the first element of the object's container field `name`."""
+    return lambda: [next(iter(getattr(obj, name)))]
+
+
+def _whole(obj: Any, name: str) -> Callable[[], list[Any]]:
+    return lambda: [getattr(obj, name)]
+
 MAX_LEARNED = 4  # learned probe argument lists kept per action
 
 
@@ -86,12 +99,9 @@ class Enabledness:
         # down a lot; there the containers' own keys/elements are the better probes
         if not any(first for _, first in content):
             for args in self.probes.learned.get(action, ()):
-                yield lambda args=args: list(args)
+                yield _fixed(args)
         for name, first in content:
-            if first:
-                yield lambda name=name: [next(iter(getattr(obj, name)))]
-            else:
-                yield lambda name=name: [getattr(obj, name)]
+            yield _first_element(obj, name) if first else _whole(obj, name)
 
     def enabled(self, obj: Any, action: str, witness: list) -> Any:
         """Symbolic: the precondition holds for the witness or for a probe argument list."""
