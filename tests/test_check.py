@@ -205,3 +205,18 @@ def test_reassigned_module_names_are_not_constants(tmp_path):
               "    MODE = 2\n\ndef f():\n    a = File()\n    a.open(MODE)\n    a.read()\n    b = File()\n"
               "    b.open(OTHER)\n    b.read()\n    c = File()\n    c.open(1)\n    c.read()\n")
     flakes(tmp_path, source, (14, CALL), (17, CALL))
+
+
+def test_columns_are_characters_not_bytes(tmp_path):
+    """`ast` gives UTF-8 byte offsets; an editor counts characters: after `é = "ü"; ` the
+    call starts at character 14, though at byte offset 15 (reported as column 16 before)."""
+    client = tmp_path / "accents.py"
+    client.write_text("from door import Door\n\n\ndef client():\n    door = Door()\n"
+                      "    door.start(); door.alarm(); door.safe(); door.stop()\n"
+                      '    é = "ü"; door.open()\n', encoding="utf-8")
+    result = run(str(client), *door_args())
+    assert result.exit_code == 1
+    assert f"{client}:7:14: error: Door.open() is not enabled" in result.output
+    sarif = json.loads(run(str(client), *door_args(), "--format", "sarif").output)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (7, 14)

@@ -12,6 +12,7 @@ from contractor.check.domain import Event, Site
 from contractor.check.protocol import Protocol
 from contractor.check.records import Mode
 from contractor.check.summaries import Checker, disabled
+from contractor.columns import SourceLines
 from contractor.diagnostics import Diagnostic, Related, Rule, Severity
 
 
@@ -55,12 +56,14 @@ def _enables(protocol: Protocol, method: str) -> Callable[[str], bool]:
     return lambda state: method in protocol.enabled[state]
 
 
-def _at(site: Site) -> tuple[str, int, int]:
-    return site.path, site.line, site.col + 1
+def _at(site: Site, lines: SourceLines) -> tuple[str, int, int]:
+    """The site's path, line and 1-based character column (its column is a byte offset)."""
+    return site.path, site.line, lines.column(site.path, site.line, site.col)
 
 
 def diagnostics(checker: Checker) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    lines = SourceLines()
     mode = checker.mode
     for analysis in checker.analyses:
         records = analysis.records
@@ -73,7 +76,7 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
             message = (f"{p.name}.{rec.method}() is not enabled: '{rec.text}' may be in state "
                        f"{describe(p, bad, rec.site.path)}; "
                        f"{advice(seq, f'no call sequence enables {rec.method}() from there')}")
-            out.append(Diagnostic(*_at(rec.site), Severity.ERROR, message, Code.CALL.value))
+            out.append(Diagnostic(*_at(rec.site, lines), Severity.ERROR, message, Code.CALL.value))
         for helper in records.helpers.values():
             judged = checker.judge_helper(helper)
             if judged is None:
@@ -87,11 +90,12 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
                        f"'{helper.text}' may be in state {describe(p, bad, helper.site.path)} when passed to "
                        f"{helper.callee_name}(), which calls {inner.text}.{inner.method}() at {where}; "
                        f"{advice(seq, f'no call sequence makes {helper.callee_name}() legal from there')}")
-            via = [Related(*_at(s), "called from here") for s in inner.via]
-            via.append(Related(*_at(inner.site), f"{inner.protocol.name}.{inner.method}() is not enabled here: "
+            via = [Related(*_at(s, lines), "called from here") for s in inner.via]
+            via.append(Related(*_at(inner.site, lines),
+                               f"{inner.protocol.name}.{inner.method}() is not enabled here: "
                                f"'{inner.text}' may be in state "
                                f"{describe(inner.protocol, inner.states, inner.site.path)}"))
-            out.append(Diagnostic(*_at(helper.site), Severity.ERROR, message, Code.CALL.value, tuple(via)))
+            out.append(Diagnostic(*_at(helper.site, lines), Severity.ERROR, message, Code.CALL.value, tuple(via)))
         for leak in records.leaks.values():
             p = leak.protocol
             bad = {s: e for s, e in leak.states.items() if s not in p.released}
@@ -105,5 +109,5 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
                        f"{advice(seq, 'no call sequence releases it from there')}")
             end = "its last reference is dropped here" if leak.dropped else f"{leak.scope} ends here"
             notes = (Related(leak.site.path, leak.line, 1, end),)
-            out.append(Diagnostic(*_at(leak.site), Severity.ERROR, message, Code.LEAK.value, notes))
+            out.append(Diagnostic(*_at(leak.site, lines), Severity.ERROR, message, Code.LEAK.value, notes))
     return out

@@ -7,6 +7,7 @@ column is that of the `def` or `class` keyword when the line is theirs, else 1.
 
 from __future__ import annotations
 
+from contractor.columns import SourceLines
 from contractor.diagnostics import Diagnostic, Related, Rule, Severity
 from contractor.errors import Location
 from contractor.model import ClassModel
@@ -74,11 +75,12 @@ def _place(finding: Finding, model: ClassModel | None) -> tuple[int, int]:
             anchors.append(method.location)
         if model.location is not None:
             anchors.append(model.location)
+    lines = SourceLines({model.path: model.source} if model is not None else {})
     if finding.line is not None:
-        col = next((a.col + 1 for a in anchors if a.line == finding.line), 1)
+        col = next((lines.column(a.path, a.line, a.col) for a in anchors if a.line == finding.line), 1)
         return finding.line, col
     if anchors:
-        return anchors[0].line, anchors[0].col + 1
+        return anchors[0].line, lines.column(anchors[0].path, anchors[0].line, anchors[0].col)
     return 1, 1
 
 
