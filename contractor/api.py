@@ -90,6 +90,7 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
     process (status 130)."""
     from contractor.explore import explore
     from contractor.runguard import guarded
+    from contractor.state_tests import with_state_tests
 
     with guarded(options.budget) as guard:
         backend = make_backend(model, replace(options, run_deadline=guard.deadline))
@@ -101,8 +102,9 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
 
             explored = parallel = ParallelBackend(backend, jobs)
         try:
-            return explore(model, explored, on_progress=on_progress, max_states=options.max_states,
-                           stop=guard.stop, on_event=on_event)
+            typestate = explore(model, explored, on_progress=on_progress, max_states=options.max_states,
+                                stop=guard.stop, on_event=on_event)
+            return with_state_tests(model, typestate)
         finally:
             if parallel is not None:
                 parallel.close()

@@ -108,6 +108,7 @@ def name_states(ts: Typestate) -> Typestate:
         states=tuple(replace(s, id=new(s.id)) for s in ts.states),
         transitions=tuple(replace(t, source=new(t.source), target=new(t.target)) for t in ts.transitions),
         initializations=tuple(replace(i, target=new(i.target)) for i in ts.initializations),
+        state_tests={m: {new(s): v for s, v in per.items()} for m, per in ts.state_tests.items()},
         findings=findings,
     )
 

@@ -164,6 +164,8 @@ class Typestate:
     dialects: tuple[str, ...] = ()
     fields: dict[str, str] = field(default_factory=dict)  # name -> type, for readers
     preconditions: str = "declared"  # declared | implicit | both (raise guards), see PreconditionMode
+    # method -> state id -> "true" | "false" | "either": what a pure bool method returns there
+    state_tests: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def initial(self) -> tuple[str, ...]:
@@ -228,6 +230,7 @@ class Typestate:
             "unknowns": [asdict(u) for u in self.unknowns],
             "complete": self.complete,
             "stats": asdict(self.stats),
+            "state_tests": {m: dict(per) for m, per in self.state_tests.items()},
         }
 
     @classmethod
@@ -252,4 +255,5 @@ class Typestate:
             dialects=tuple(data.get("dialects", ())),
             fields=dict(data.get("fields", {})),
             preconditions=data.get("preconditions", "declared"),
+            state_tests={m: dict(per) for m, per in data.get("state_tests", {}).items()},
         )

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from contractor.check.protocol import Truth
 from contractor.errors import ContractorError, UnsupportedConstruct
 from contractor.model import ClassModel
+from contractor.state_tests import Truth, truth
 
 Enabled = frozenset[str]
 
@@ -71,26 +71,7 @@ class Z3Oracle:
         return self._targets(constructor, None, args)
 
     def truth(self, source: Enabled, method: str) -> Truth:
-        import z3
-
-        from contractor.z3backend import values as V
-
-        backend = self.backend()
-        try:
-            built = backend.base(method)
-            if built is None:
-                return Truth.EITHER
-            parts, o = built
-            if o.result.kind != "bool":
-                return Truth.EITHER
-            solver, _, _ = backend.setup(parts, source, o.after)
-            can_true = backend.check(solver, V.truthy(o.result)) != z3.unsat
-            can_false = backend.check(solver, z3.Not(V.truthy(o.result))) != z3.unsat
-        except (z3.Z3Exception, UnsupportedConstruct, ContractorError, ValueError, TypeError, KeyError):
-            return Truth.EITHER
-        if can_true == can_false:
-            return Truth.EITHER
-        return Truth.TRUE if can_true else Truth.FALSE
+        return truth(self.backend(), source, method)
 
 
 class LazyOracle:

@@ -9,27 +9,16 @@ answer (the targets of a call with constant arguments, what a state test returns
 
 from __future__ import annotations
 
-import enum
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from typing import Protocol as TypingProtocol
 
+from contractor.state_tests import Truth
 from contractor.typestate import Typestate
 
 MAX_SEQUENCE_SETS = 5000  # state sets the enabling-sequence search visits at most
-
-
-class Truth(enum.Enum):
-    """What a state test (a pure bool method) returns in one state."""
-
-    TRUE = "true"
-    FALSE = "false"
-    EITHER = "either"
-
-    def allows(self, value: bool) -> bool:
-        return self is Truth.EITHER or (self is Truth.TRUE) == value
 
 
 @dataclass(frozen=True)
