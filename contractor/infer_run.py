@@ -129,11 +129,11 @@ def run(classes: Sequence[ResolvedTarget], project: ProjectConfig, command_line:
     else:
         outcomes = (analyse_class(r, project, command_line, several, progress, close_progress, verbose)
                     for r in classes)
-    for index, outcome in enumerate(outcomes):
+    for index, (resolved, outcome) in enumerate(zip(classes, outcomes)):  # outcomes in the order of classes
         if outcome.typestate is None:  # an error (ContractorError) in this class
             click.echo(f"error: {outcome.error}", err=True)
             result.failed = True
-            result.errors.append((qualified, str(exc)))
+            result.errors.append((qualified_name(resolved), outcome.error or ""))
             continue
         result.interrupted = outcome.interrupted
         result.diagnostics.extend(outcome.diagnostics)

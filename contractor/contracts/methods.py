@@ -155,9 +155,9 @@ def synthesise_init(cls: ast.ClassDef, ctx: FileContext, fields: dict[str, Field
                            kwarg=None, defaults=defaults),
         body=body or [ast.Pass()], decorator_list=[], returns=None, type_comment=None)
     ast.copy_location(fn, cls)
-    for node in ast.walk(fn):
-        if "lineno" in node._attributes and not hasattr(node, "lineno"):
-            ast.copy_location(node, cls)
-            positioned = cast(ast.expr, node)  # a node type with positions (expr, stmt, arg, ...)
+    for part in ast.walk(fn):
+        if "lineno" in part._attributes and not hasattr(part, "lineno"):
+            ast.copy_location(part, cls)
+            positioned = cast(ast.expr, part)  # a node type with positions (expr, stmt, arg, ...)
             positioned.end_lineno, positioned.end_col_offset = cls.lineno, cls.col_offset
     return fn
