@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from contractor.strict_json import dumps, encoder, strict_encode
 from contractor.typestate import Typestate
@@ -38,7 +39,7 @@ def to_json(ts: Typestate) -> str:
     return text + "\n"
 
 
-def _one_per_line(encode, items: list[dict]) -> str:
+def _one_per_line(encode: Callable[[Any], str], items: list[dict[str, Any]]) -> str:
     """`items` as a JSON list, one item a line: one call of the C encoder for the whole
     list (a call per item cost more than the encoding), then a line break before each
     item. Items are dicts of the same first key; `}, {"key": ` can occur nowhere else but

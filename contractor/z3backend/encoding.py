@@ -14,12 +14,17 @@ hand, which terminates quickly on the preconditions users write (`x in self.item
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import z3
 
 from contractor.z3backend.values import Val, fresh, well_formed
 from contractor.z3backend.z3util import make_solver
+
+if TYPE_CHECKING:  # semantics imports the executor, which imports nothing of this module
+    from contractor.z3backend.semantics import ClassSemantics
 
 TERM_INDICES = 4
 MAX_TERM_INSTANCES = 32
@@ -39,10 +44,10 @@ class Lazy:
 
 @dataclass
 class Encoder:
-    sem: object  # ClassSemantics
+    sem: ClassSemantics
     solver: z3.Solver
     timeout_ms: int
-    count: object  # callable counting one solver query
+    count: Callable[[], object]  # counts one solver query
     lazy: list[Lazy] = field(default_factory=list)
     skolems: int = 0
     distinct: list = field(default_factory=list)  # sequences (sets, dict keys) whose items are distinct
