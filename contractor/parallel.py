@@ -90,13 +90,11 @@ class ParallelBackend:
 
         if self._eligible is None:
             z3b = _z3_of(self.inner)
-            actions = list(z3b.model.actions) if z3b is not None else []
             self._eligible = (
                 self.jobs > 1 and z3b is not None and z3b.reuse is not None
                 and "fork" in multiprocessing.get_all_start_methods()
                 and not multiprocessing.current_process().daemon  # a daemon may not have children
-                and all(z3b.reuse.split(m) is not None and z3b.inexact_reason(m) is None
-                        and z3b.method_outside_reason(m) is None for m in actions))  # must-answers only
+                and z3b.reuse.parallel_ready())  # must-answers only
         return self._eligible
 
     def _start(self) -> None:

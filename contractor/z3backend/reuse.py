@@ -24,6 +24,7 @@ import z3
 
 from contractor.backend import Enabled, Target
 from contractor.typestate import Certainty
+from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
 from contractor.z3backend.readable import conjunction_of_literals
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
 from contractor.z3backend.z3util import make_solver
@@ -52,6 +53,10 @@ class Reuse:
         self._literals: dict[tuple, list | None] = {}
         self._solvers: dict[int, z3.Solver] = {}
         self._orders: dict[int, tuple[z3.BoolRef, tuple]] = {}
+        self._canonical: dict[object, Group] = {}
+        self._sensitive: dict[int, bool] = {}  # id(group) -> do its models depend on history?
+        self._contexts: dict[int, z3.Context] = {}  # id(group) -> its own context
+        self._ready: bool | None = None  # a copied part's key -> the group that answers it
 
     # -- transitions -------------------------------------------------------------------
 
@@ -59,6 +64,13 @@ class Reuse:
         if not self.splits:  # all at once, in a fixed order: the same z3 terms in every run
             for action in sorted(self.b.model.actions):
                 self.splits[action] = self._make_split(action)
+            # A copied part shared by several methods is always answered from the first
+            # one's group, whichever method asks first (a worker of a parallel run asks in
+            # another order than one process): the same constraints, so the same witness.
+            for split in self.splits.values():
+                for g, key, _, copy in split.parts if split is not None else ():
+                    if copy:
+                        self._canonical.setdefault(key, g)
         if name not in self.splits:
             self.splits[name] = self._make_split(name)
         return self.splits[name]
@@ -95,7 +107,7 @@ class Reuse:
             cache_key = (key, source & pre)
             answer = self.answers.get(cache_key, ())
             if answer == ():
-                answer = self.answers[cache_key] = self._answer(g, cache_key[1], copy)
+                answer = self.answers[cache_key] = self._answer(self._canonical.get(key, g), cache_key[1], copy)
             if answer is None:
                 return None
             if not answer:
@@ -117,10 +129,17 @@ class Reuse:
         return out
 
     def _answer(self, g: Group, pattern: Enabled, copy: bool) -> list[Answer] | None:
-        """All-SAT over the part's post bits, the source bits it reads fixed by `pattern`."""
-        solver = make_solver(self.b.timeout_ms)
-        solver.add(*g.constraints)
-        solver.add(*[e if a in pattern else z3.Not(e) for a, e in g.pre.items()])
+        """All-SAT over the part's post bits, the source bits it reads fixed by `pattern`.
+        A part over lists or strings of a class that may be explored in parallel is solved
+        in a context of its own (see isolated.py)."""
+        ctx = self._isolation(g, copy)
+        solver = make_solver(self.b.timeout_ms) if ctx is None else solver_in(ctx, self.b.timeout_ms)
+
+        def here(e: z3.BoolRef) -> z3.BoolRef:
+            return e if ctx is None else e.translate(ctx)
+
+        solver.add(*[here(c) for c in g.constraints])
+        solver.add(*[here(e if a in pattern else z3.Not(e)) for a, e in g.pre.items()])
         out: list[Answer] = []
         while True:
             r = self.b.check(solver)
@@ -128,13 +147,37 @@ class Reuse:
                 return None
             if r == z3.unsat:
                 return out
-            m = solver.model()
+            m = solver.model() if ctx is None else IsolatedModel(solver.model(), ctx)
             bits = frozenset(pattern) if copy else frozenset(
                 a for a, e in g.post.items() if z3.is_true(m.eval(e, model_completion=True)))
             out.append((bits, {(part, k): self.b.value(m, v) for part, k, v in g.terms}))
             if copy or not g.post:
                 return out  # a copied part, or one deciding no bit, has exactly one answer
-            solver.add(z3.Or(*[z3.Not(e) if a in bits else e for a, e in g.post.items()]))
+            solver.add(here(z3.Or(*[z3.Not(e) if a in bits else e for a, e in g.post.items()])))
+
+    def parallel_ready(self) -> bool:
+        """Every method split and decided exactly: its pairs may go to worker processes."""
+        if self._ready is None:
+            b = self.b
+            self._ready = all(self.split(m) is not None and b.inexact_reason(m) is None
+                              and b.method_outside_reason(m) is None for m in sorted(b.model.actions))
+        return self._ready
+
+    def _isolation(self, g: Group, copy: bool) -> z3.Context | None:
+        """The context to solve `g` in: None (the main one), or, for a part whose models
+        depend on history in a class that may go parallel, its own: one per part, which
+        sees the part's answers in the same order in one process and in the worker owning
+        the method; one per answer for a copied part, which several methods ask in an
+        order that depends on the run."""
+        if not self.parallel_ready():
+            return None
+        key = id(g)
+        if key not in self._sensitive:
+            terms = [*g.constraints, *(v.z for _, _, v in g.terms if isinstance(v.z, z3.ExprRef))]
+            self._sensitive[key] = history_sensitive(terms)
+        if not self._sensitive[key]:
+            return None
+        return z3.Context() if copy else self._contexts.setdefault(key, z3.Context())
 
     @staticmethod
     def _witness(order: dict, values: dict) -> dict:

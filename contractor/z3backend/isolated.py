@@ -1,0 +1,62 @@
+"""Solving a part in a fresh z3 context, so that its witness does not depend on history.
+
+z3's models over sequences and strings depend on what the context has seen before (the
+terms and internal names earlier queries created), not only on the query: a worker of a
+parallel exploration, which has asked other queries than one process would, then picks
+other list elements or other strings for the same answer. A part whose terms hold such
+sorts, in a class that may be explored in parallel, is therefore solved in a context of
+its own (see `Reuse._isolation`): the same query gives the same witness in one process
+and in a worker. Parts over bools, ints and
+the like stay in the main context (their models do not move; a fresh context costs a
+few milliseconds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+HISTORY_SENSITIVE = (z3.Z3_SEQ_SORT, z3.Z3_RE_SORT, z3.Z3_ARRAY_SORT, z3.Z3_CHAR_SORT)
+
+
+def history_sensitive(terms: list[z3.ExprRef]) -> bool:
+    """Whether any subterm of `terms` is of a sort whose models depend on the context's history."""
+    seen: set[int] = set()
+    stack = list(terms)
+    while stack:
+        t = stack.pop()
+        key = t.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if t.sort().kind() in HISTORY_SENSITIVE:
+            return True
+        if z3.is_quantifier(t):
+            stack.append(t.body())
+        elif z3.is_app(t):
+            stack.extend(t.children())
+    return False
+
+
+class IsolatedModel:
+    """A model of a fresh context, read with terms of the main context (as `witness.value`
+    and the post bits do): each term is translated there, evaluated, and translated back."""
+
+    def __init__(self, model: z3.ModelRef, ctx: z3.Context) -> None:
+        self.model, self.ctx = model, ctx
+
+    def eval(self, term: Any, model_completion: bool = False) -> Any:
+        value = self.model.eval(term.translate(self.ctx), model_completion=model_completion)
+        return value.translate(z3.main_ctx())
+
+
+def solver_in(ctx: z3.Context, timeout_ms: int) -> z3.Solver:
+    """A solver of `ctx`, with make_solver's settings."""
+    s = z3.Solver(ctx=ctx)
+    s.set("random_seed", 0)
+    s.set("timeout", max(1, int(timeout_ms)))
+    return s
+
+
+__all__ = ["IsolatedModel", "history_sensitive", "solver_in"]
