@@ -7,8 +7,11 @@
 
 Each run is `infer` in this process with --jobs 1 and then --jobs 2 (the default, one
 per CPU, on this 2-core machine); the ratio is taken per pair of runs. Medians of --runs.
+With --folder, also `contractor infer FOLDER` through the CLI (a fresh process, default
+outputs), --jobs 1 against --jobs 2 (the class pool), output compared.
 
     python benchmarks/bench_parallel.py [--runs 3] [--budget 5] [--flags 10]
+                                        [--folder benchmarks/contractor_net]
 """
 
 from __future__ import annotations
@@ -63,12 +66,44 @@ def compare(label: str, target: str, runs: int) -> None:
           f"{runs} runs", flush=True)
 
 
+def folder(path: str, runs: int) -> None:
+    """`contractor infer FOLDER` end to end with --jobs 1 and --jobs 2 (the class pool)."""
+    import os
+    import re
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+
+    def once(jobs: int) -> tuple[float, str]:
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "contractor", "infer", path, "--out", out, "--jobs",
+                                   str(jobs)], cwd=ROOT, env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - start
+        return wall, re.sub(r"time: [0-9.]+ s", "", done.stdout.replace(out, "OUT"))
+
+    pairs = []
+    for _ in range(runs):
+        (one, text1), (two, text2) = once(1), once(2)
+        assert text1 == text2, "the pool printed another summary than the sequential run"
+        pairs.append((one, two))
+    classes = text1.count("Wrote ")
+    print(f"contractor infer {path} ({classes} classes, CLI, default outputs): --jobs 1 median "
+          f"{statistics.median(p[0] for p in pairs):.2f} s, "
+          f"--jobs 2 median {statistics.median(p[1] for p in pairs):.2f} s, "
+          f"speed-up (median of per-run ratios) {statistics.median(p[0] / p[1] for p in pairs):.2f}x, "
+          f"{runs} runs; same summary", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--budget", type=int, default=5)
     parser.add_argument("--flags", type=int, default=10)
+    parser.add_argument("--folder", help="also time `contractor infer FOLDER` with --jobs 1 and 2")
     args = parser.parse_args()
+    if args.folder:
+        folder(args.folder, args.runs)
     with tempfile.TemporaryDirectory() as d:
         budget = Path(d) / "budget.py"
         budget.write_text(budget_source(args.budget))
