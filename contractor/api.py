@@ -68,11 +68,11 @@ def make_backend(model: ClassModel, options: InferOptions) -> Backend:
                              "use --backend z3 or auto, or --preconditions declared", model.location)
         from contractor.z3backend import Z3Backend
 
-        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout, deadline=options.run_deadline)
     if options.backend == "z3":
         from contractor.z3backend import Z3Backend
 
-        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+        return Z3Backend(model, unroll=options.unroll, timeout=options.timeout, deadline=options.run_deadline)
     if options.backend in ("crosshair", "auto"):
         from contractor.crosshair_backend import make_crosshair_backend
 

@@ -15,6 +15,7 @@ from contractor import api
 from contractor.model import PreconditionMode
 from contractor.settings import (
     BACKENDS,
+    DEFAULT_BUDGET,
     PartialSettings,
     ProjectConfig,
     Settings,
@@ -50,7 +51,8 @@ def analysis_options(command: F) -> F:
                      help="z3 reads the source only; crosshair imports and runs the module; auto asks "
                      "z3 first and CrossHair only about the transitions z3 leaves undecided [default: auto]."),
         click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-                     help="Total solver time of the run (z3 and CrossHair); after it the typestate is PARTIAL."),
+                     help="Solver time per class (z3 and CrossHair); after it the typestate is PARTIAL "
+                     f"[default: {DEFAULT_BUDGET:g}; 0: no limit]."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the CrossHair answer cache."),
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Folder of the CrossHair answer cache "
@@ -115,7 +117,7 @@ def infer_options(settings: Settings) -> api.InferOptions:
         backend=settings.backend, methods=settings.methods or None, exclude=settings.exclude,
         unroll=settings.unroll, timeout=settings.timeout, max_states=settings.max_states,
         jobs=settings.jobs, crosshair_options=crosshair,
-        budget=settings.budget,
+        budget=settings.budget or None,  # 0: no limit
         preconditions=PreconditionMode(settings.preconditions) if settings.preconditions else None)
 
 

@@ -59,7 +59,10 @@ class Guard:
 def _interrupt_z3() -> None:
     import z3
 
-    z3.main_ctx().interrupt()
+    try:
+        z3.main_ctx().interrupt()
+    except z3.Z3Exception:  # z3 may report the cancellation itself ("canceled"): it is done
+        pass
 
 
 def _watch(guard: Guard, wake: int | None) -> None:

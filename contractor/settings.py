@@ -24,6 +24,9 @@ from typing import Any
 from contractor.errors import InputError, Location
 
 BACKENDS = ("z3", "crosshair", "auto")
+# seconds of solving per class when nothing else says (`--budget 0` or `budget = 0`: no limit);
+# after it the typestate is partial, never a hang
+DEFAULT_BUDGET = 60.0
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Settings:
     """Every option of `contractor infer` and `contractor strengthen`, complete."""
 
     backend: str = "auto"
-    budget: float | None = None  # seconds for the whole run's CrossHair queries
+    budget: float = DEFAULT_BUDGET  # seconds of solving per class (z3 and CrossHair); 0: no limit
     timeout: float = 10.0  # seconds per solver query
     unroll: int = 8
     max_states: int | None = None

@@ -50,7 +50,7 @@ def _crosshair(model: ClassModel, options, alone: bool) -> SandboxedCrosshair:
 def _z3(model: ClassModel, options) -> Z3Backend:
     from contractor.z3backend import Z3Backend
 
-    return Z3Backend(model, unroll=options.unroll, timeout=options.timeout)
+    return Z3Backend(model, unroll=options.unroll, timeout=options.timeout, deadline=options.run_deadline)
 
 
 def _deadline(own: float | None, options) -> float | None:

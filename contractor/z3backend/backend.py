@@ -35,12 +35,15 @@ MAX_FALLBACK_CANDIDATES = 4096
 class Z3Backend:
     name = "z3"
 
-    def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0, reuse: bool = True):
+    def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0, reuse: bool = True,
+                 deadline: float | None = None):
         """`reuse`: answer each independent part of a query once per source pattern
-        (reuse.py); off, every (state, method) pair is one whole query (the reference)."""
+        (reuse.py); off, every (state, method) pair is one whole query (the reference).
+        `deadline` (time.monotonic()): the run's budget ends then; enabledness not read by
+        then is unknown (may-answers)."""
         self.model = model
         self.timeout_ms = int(timeout * 1000)
-        self.sem = ClassSemantics(model, unroll)
+        self.sem = ClassSemantics(model, unroll, deadline=deadline)
         self.n_queries = 0
         self._unknowns: dict[tuple, Unknown] = {(u.method, u.line, u.construct): u for u in self.sem.unknowns}
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}

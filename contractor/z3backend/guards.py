@@ -18,6 +18,7 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import Method
 from contractor.typestate import Unknown
+from contractor.z3backend import dag
 from contractor.z3backend import values as V
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
 
@@ -75,20 +76,30 @@ def _exists(sem, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef
 
 def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
     """Replace each application of an uninterpreted function (opaque.py's readings of an
-    untyped value) that is not over fields alone by a fresh constant, chosen with the rest."""
+    untyped value) that is not over fields alone by a fresh constant, chosen with the rest.
+
+    Two linear walks over the formula's DAG (dag.py): which nodes mention fields only
+    (bottom-up), then the outermost applications that do not (top-down)."""
+    nodes = dag.postorder(e)
+    only: dict[int, bool] = {}
+    for key, n in nodes.items():
+        if dag.is_constant(n):
+            only[key] = dag.name(e, n) in fields
+        else:  # a quantifier's bound variables are not fields
+            only[key] = n.kind != z3.Z3_QUANTIFIER_AST and all(only[a] for a in n.args)
     apps: dict[int, z3.ExprRef] = {}
     seen: set[int] = set()
-    todo = [e]
+    todo = [next(reversed(nodes))]  # the root comes last
     while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
+        key = todo.pop()
+        if key in seen:
             continue
-        seen.add(x.get_id())
-        if z3.is_app(x) and x.num_args() > 0 and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            if not all(str(c) in fields for c in free_constants(x)):
-                apps[x.get_id()] = x
-                continue
-        todo.extend(x.children())
+        seen.add(key)
+        n = nodes[key]
+        if n.kind == z3.Z3_APP_AST and n.args and n.decl_kind == z3.Z3_OP_UNINTERPRETED and not only[key]:
+            apps[key] = dag.expr(e, n)
+            continue
+        todo.extend(reversed(n.args))
     if not apps:
         return e
     pairs = [(a, z3.Const(f"guard!app!{i}", a.sort())) for i, a in enumerate(apps.values())]

@@ -51,7 +51,10 @@ class InvariantText:
             text = None
         finally:
             self.budget.spend(started)
-        return StateInvariant(text, text) if text is not None else precondition_invariant(self.b.model, enabled)
+        if text is None:
+            return precondition_invariant(self.b.model, enabled)
+        # `enabled(m)` stands for an enabledness z3 could not translate: shown, not executable
+        return StateInvariant(text, None if "enabled(" in text else text)
 
     def printed(self, enabled: Enabled) -> str | None:
         if self.printer is None:
@@ -82,8 +85,8 @@ class InvariantText:
                     self.inv_solver.add(self.b.sem.invariant)
                 lits = prefer_equalities(lits, self.inv_solver, self.b._count)
             if lits is not None:  # printer(And(*lits)), without building the And
-                return " and ".join(printer.p(x, 3) for x in lits) if len(lits) > 1 else \
-                    printer(lits[0]) if lits else "True"
+                return " and ".join(_literal_text(printer, x, 3) for x in lits) if len(lits) > 1 else \
+                    _literal_text(printer, lits[0], 0) if lits else "True"
         except (ValueError, NotPrintable, z3.Z3Exception):
             pass
         pattern = self.b.pattern(enabled)
@@ -96,3 +99,19 @@ class InvariantText:
         except (NotPrintable, z3.Z3Exception):
             pass
         return None
+
+
+def _literal_text(printer: PyPrinter, lit: z3.BoolRef, prec: int) -> str:
+    """A literal of a state invariant as Python; an enabledness z3 could not translate
+    (`unknown!guards!m`, `unknown!enabled!m`) reads `enabled(m)` (NotPrintable otherwise)."""
+    try:
+        return printer.p(lit, prec)
+    except NotPrintable:
+        negated = z3.is_not(lit)
+        atom = lit.arg(0) if negated else lit
+        name = atom.decl().name() if z3.is_app(atom) else ""
+        for prefix in ("unknown!guards!", "unknown!enabled!"):
+            if name.startswith(prefix):
+                text = f"enabled({name[len(prefix):]})"
+                return f"not {text}" if negated else text
+        raise

@@ -42,9 +42,14 @@ def atoms(formula: z3.BoolRef, limit: int | None = None) -> list[z3.BoolRef]:
     """The Boolean atoms of a quantifier-free formula, in a stable order (ValueError when
     there are more than `limit`)."""
     seen: dict[int, z3.BoolRef] = {}
+    visited: set[int] = set()  # a formula is a DAG: each shared node is walked once
     todo = [formula]
     while todo:
         e = todo.pop()
+        key = e.get_id()
+        if key in visited:
+            continue
+        visited.add(key)
         if z3.is_quantifier(e):
             raise ValueError("quantified")
         if z3.is_bool(e) and z3.is_app(e) and not z3.is_true(e) and not z3.is_false(e):

@@ -10,6 +10,7 @@ translation could not follow).
 from __future__ import annotations
 
 import ast
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +123,9 @@ class ClassSemantics:
     model: ClassModel
     unroll: int = 8
     qe_timeout_ms: int = 2000
+    # time.monotonic() value after which enabledness is no longer read (the run's budget):
+    # each remaining action's enabledness is then an unknown predicate (its answers may)
+    deadline: float | None = None
     fields: dict[str, Val] = field(init=False)
     constants: dict[str, Any] = field(init=False)
     wf: z3.BoolRef = field(init=False)
@@ -154,7 +158,7 @@ class ClassSemantics:
         # distinctness of these per model (encoding.py) instead of by a quantifier
         self.distinct_seqs = [(V.seq_of(v), len(v.type.args[0].members) if v.type.args[0].kind == "enum" else 0)
                               for v in self.fields.values() if v.kind in ("set", "dict")]
-        self.enabled = {m: self.enabledness(self.model.methods[m]) for m in self.model.actions}
+        self.enabled = {m: self.bounded_enabledness(self.model.methods[m]) for m in self.model.actions}
         self.global_inexact = dict(self.inexact)  # every answer depends on these
 
     # -- building blocks ---------------------------------------------------------------
@@ -254,6 +258,17 @@ class ClassSemantics:
             return TRUE
         return self.conditions(method.preconditions, fields, args, f"{method.name}:pre",
                                assume=self.invariant if fields is self.fields else None)
+
+    def bounded_enabledness(self, method: Method) -> z3.BoolRef:
+        """`enabledness`, or an unknown predicate of the object once the deadline has passed."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            construct = "the time budget ran out before its enabledness was read"
+            self.inexact[f"{method.name}:budget"] = construct
+            self.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
+            args = self.flat(self.fields)
+            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
+            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+        return self.enabledness(method)
 
     def enabledness(self, method: Method) -> z3.BoolRef:
         """exists p. pre(c, p), over this object's field constants."""

@@ -124,10 +124,7 @@ class SeqCalls:
 
     def call_builtin_extra(self, name: str, args: list[Val], node: ast.Call):
         if name == "str" and len(args) == 1:
-            try:
-                return Val(STR, S.str_of(args[0].kind, args[0].z))
-            except UnsupportedConstruct as e:
-                raise self.unsupported(node, e.construct) from None
+            return Val(STR, self.text_of(args[0], node))
         if name == "reversed" and len(args) == 1 and args[0].kind in ("str", "list", "tuple"):
             return Reversed(args[0])
         if name == "list" and len(args) == 1 and args[0].kind == "list":
@@ -136,6 +133,16 @@ class SeqCalls:
             return Val(TypeRef(name), None)
         raise self.unsupported(node, f"call to {name}()")
 
+    def text_of(self, x: Val, node: ast.AST) -> z3.SeqRef:
+        """str(x): built by z3 for str, int and bool; for other values (an untyped object,
+        a float, a container) some text their own __str__ chose, as from outside code."""
+        try:
+            return S.str_of(x.kind, x.z)
+        except UnsupportedConstruct as e:
+            if x.kind in ("class", "undefined"):  # the class's own __str__: not followed
+                raise self.unsupported(node, e.construct) from None
+        return self.fresh_typed(STR, f"str() of a {x.kind}", node).z
+
     def e_JoinedStr(self, node: ast.JoinedStr) -> Val:
         """f-strings of str, int and bool values, without format specs or !r."""
         parts = []
@@ -143,13 +150,14 @@ class SeqCalls:
             if isinstance(v, ast.Constant) and isinstance(v.value, str):
                 parts.append(z3.StringVal(v.value))
                 continue
-            if not isinstance(v, ast.FormattedValue) or v.format_spec is not None or v.conversion not in (-1, ord("s")):
-                raise self.unsupported(node, "an f-string with a format spec or conversion")
+            if not isinstance(v, ast.FormattedValue):
+                raise self.unsupported(node, "an f-string part")
             x = self.eval(v.value)
-            try:
-                parts.append(S.str_of(x.kind, x.z))
-            except UnsupportedConstruct as e:
-                raise self.unsupported(node, e.construct) from None
+            if (v.format_spec is not None or v.conversion not in (-1, ord("s"))) \
+                    and x.kind not in ("class", "undefined"):
+                parts.append(self.fresh_typed(STR, "formatted text", node).z)  # some text
+                continue
+            parts.append(self.text_of(x, node))
         if not parts:
             return V.const("")
         return Val(STR, z3.Concat(*parts) if len(parts) > 1 else parts[0])

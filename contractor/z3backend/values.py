@@ -262,6 +262,8 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
         return a if a.args else b
     if a.kind == "tuple" and b.kind == "tuple" and len(a.args) == len(b.args):
         return TypeRef("tuple", tuple(join_type(x, y) for x, y in zip(a.args, b.args)))
+    if not kinds & {"class", "any", "undefined"}:
+        return TypeRef("opaque")  # of different types on different paths: untyped from here on
     raise UnsupportedConstruct(f"a value that is {a} on one path and {b} on another")
 
 

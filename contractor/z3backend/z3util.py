@@ -38,36 +38,16 @@ def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
 
 
 def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
-    """The uninterpreted constants (0-ary symbols) `e` mentions, in a stable order."""
-    seen: set[int] = set()
-    found: dict[str, z3.ExprRef] = {}
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found[str(x)] = x
-        elif z3.is_quantifier(x):
-            todo.append(x.body())
-        else:
-            todo.extend(x.children())
-    return [found[k] for k in sorted(found)]
+    """The uninterpreted constants (0-ary symbols) `e` mentions, in a stable order (by name)."""
+    from contractor.z3backend.dag import free_constants as constants
+
+    return constants(e)
 
 
 def _has_quantifier(e: z3.ExprRef) -> bool:
-    seen: set[int] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_quantifier(x):
-            return True
-        todo.extend(x.children())
-    return False
+    from contractor.z3backend.dag import has_quantifier
+
+    return has_quantifier(e)
 
 
 def py_value(v: z3.ExprRef) -> Any:

@@ -1,0 +1,87 @@
+"""Fast walks over a z3 formula's DAG, each node once, through z3's C API.
+
+z3's Python objects make every visited child a wrapper (reference counting, sort and kind
+look-ups): on the formulas of real classes (raise guards of http.client's methods, a few
+thousand shared nodes with wide `And`/`Or`) the object walks took seconds. These walks
+read raw AST pointers instead; they stay valid while the root expression is alive, and
+only the nodes a caller asks for are turned back into Python expressions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+from z3 import z3 as _z3py
+from z3 import z3core as C
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node of the DAG: its raw pointer, AST kind, declaration kind (applications),
+    and its children's ids (a quantifier's only child is its body)."""
+
+    ast: object
+    kind: int
+    decl_kind: int | None
+    args: tuple[int, ...]
+
+
+def postorder(e: z3.ExprRef) -> dict[int, Node]:
+    """Every node under `e` by id, children before parents (dicts keep insertion order)."""
+    c = e.ctx_ref()
+    out: dict[int, Node] = {}
+    raw: dict[int, tuple] = {}  # id -> (ast, kind, decl_kind, child asts), before its children are done
+    stack = [e.as_ast()]
+    while stack:
+        a = stack[-1]
+        key = C.Z3_get_ast_id(c, a)
+        if key in out:
+            stack.pop()
+            continue
+        if key not in raw:
+            kind = C.Z3_get_ast_kind(c, a)
+            decl_kind = None
+            children: list = []
+            if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
+                app = C.Z3_to_app(c, a)
+                decl_kind = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
+                children = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
+            elif kind == z3.Z3_QUANTIFIER_AST:
+                children = [C.Z3_get_quantifier_body(c, a)]
+            raw[key] = (a, kind, decl_kind, children)
+            stack.extend(children)
+            continue
+        stack.pop()
+        a, kind, decl_kind, children = raw.pop(key)
+        out[key] = Node(a, kind, decl_kind, tuple(C.Z3_get_ast_id(c, x) for x in children))
+    return out
+
+
+def expr(root: z3.ExprRef, node: Node) -> z3.ExprRef:
+    """The Python expression of a node under `root`."""
+    return _z3py._to_expr_ref(node.ast, root.ctx)
+
+
+def is_constant(node: Node) -> bool:
+    """An uninterpreted 0-ary symbol (what z3's Python API calls a constant)."""
+    return node.kind == z3.Z3_APP_AST and not node.args and node.decl_kind == z3.Z3_OP_UNINTERPRETED
+
+
+def name(root: z3.ExprRef, node: Node) -> str:
+    """The symbol of an application node (a constant's name)."""
+    c = root.ctx_ref()
+    return C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, node.ast))))
+
+
+def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants (0-ary symbols) `e` mentions, sorted by name."""
+    found = {name(e, n): n for n in postorder(e).values() if is_constant(n)}
+    return [expr(e, found[k]) for k in sorted(found)]
+
+
+def has_quantifier(e: z3.ExprRef) -> bool:
+    return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
+
+
+__all__ = ["Node", "expr", "free_constants", "has_quantifier", "is_constant", "name", "postorder"]
