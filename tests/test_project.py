@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from contractor.settings import PartialSettings, Settings, overlay
+from contractor.settings import DEFAULT_BUDGET, PartialSettings, Settings, overlay
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ def states(folder: Path) -> int:
 
 def test_overlay_later_layers_win_and_none_keeps_the_value_below():
     merged = overlay(Settings(), PartialSettings(backend="z3", timeout=3.0), PartialSettings(timeout=None, unroll=2))
-    assert (merged.backend, merged.timeout, merged.unroll, merged.budget) == ("z3", 3.0, 2, None)
+    assert (merged.backend, merged.timeout, merged.unroll, merged.budget) == ("z3", 3.0, 2, DEFAULT_BUDGET)
 
 
 def test_a_folder_infers_every_class_with_contracts_into_its_own_folder(project):

@@ -1,0 +1,81 @@
+"""No run is unbounded: `contractor infer` has a time budget per class by default
+(DEFAULT_BUDGET seconds; `--budget 0` or `budget = 0` in pyproject.toml for none), after
+which the typestate found so far is written, partial and saying so, with exit 0."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from robust_support import contractor
+from test_robust_interrupt import CUBES
+
+from contractor.cli_options import infer_options
+from contractor.settings import DEFAULT_BUDGET, Settings
+
+JSON = ("--format", "json", "--no-svg", "--no-html")
+
+DOOR = '''
+class Door:
+    def __init__(self) -> None:
+        self.open = False
+
+    def push(self) -> None:
+        if self.open:
+            raise ValueError("already open")
+        self.open = True
+
+    def pull(self) -> None:
+        if not self.open:
+            raise ValueError("already closed")
+        self.open = False
+'''
+
+
+def test_the_settings_bound_every_run_and_zero_means_no_limit():
+    assert 0 < DEFAULT_BUDGET <= 120
+    assert infer_options(Settings()).budget == DEFAULT_BUDGET
+    assert infer_options(Settings(budget=0)).budget is None
+    assert infer_options(Settings(budget=2.5)).budget == 2.5
+
+
+def test_the_help_names_the_default(tmp_path):
+    result = contractor("infer", "--help", cwd=tmp_path)
+    assert f"default: {DEFAULT_BUDGET:g}; 0: no limit" in " ".join(result.stdout.split())
+
+
+def _partial(result) -> dict:
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["complete"] is False
+    assert any(f["kind"] == "incomplete" and "--budget" in f["message"] for f in data["findings"])
+    return data
+
+
+def test_a_budget_from_pyproject_ends_an_undecidable_run_partial(tmp_path):
+    (tmp_path / "cubes.py").write_text(CUBES)
+    (tmp_path / "pyproject.toml").write_text("[tool.contractor]\nbudget = 3\n")
+    start = time.monotonic()
+    result = contractor("infer", "cubes.py:Cubes", "--backend", "z3", "--timeout", "30", *JSON, cwd=tmp_path)
+    assert time.monotonic() - start < 3 + 10  # the budget, start-up, writing
+    _partial(result)
+
+
+def test_budget_zero_runs_to_the_end(tmp_path):
+    (tmp_path / "door.py").write_text(DOOR)
+    result = contractor("infer", "door.py:Door", "--backend", "z3", "--budget", "0", *JSON, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["complete"] is True and len(data["states"]) == 2
+
+
+@pytest.mark.slow  # the default budget itself (a minute)
+def test_without_any_budget_option_an_undecidable_run_ends_at_the_default_budget(tmp_path):
+    (tmp_path / "cubes.py").write_text(CUBES)
+    start = time.monotonic()
+    result = contractor("infer", "cubes.py:Cubes", "--backend", "z3", "--timeout", "30", *JSON, cwd=tmp_path,
+                        timeout=DEFAULT_BUDGET + 60)
+    took = time.monotonic() - start
+    _partial(result)
+    assert DEFAULT_BUDGET - 1 < took < DEFAULT_BUDGET + 15
