@@ -1,7 +1,9 @@
-"""Time `contractor infer` (z3 backend, end to end in-process) on standard-library classes
-analysed in place; prints the median of --runs runs per class.
+"""Time `contractor infer` (z3 backend, end to end in-process) on the standard-library classes
+of issue 8, analysed in place; prints per class the median seconds of --runs runs, and the
+states, transitions, may-transitions and whether the run finished within the budget
+(`complete`: no; the typestate is then partial, as the CLI's default budget makes it).
 
-    python benchmarks/bench_stdlib.py --runs 3
+    python benchmarks/bench_stdlib.py --runs 3 [--budget SECONDS] [TARGET ...]
 """
 
 from __future__ import annotations
@@ -11,24 +13,28 @@ import statistics
 import time
 
 from contractor.api import InferOptions, infer
+from contractor.settings import DEFAULT_BUDGET
 
-TARGETS = ["asyncio.locks:Lock", "wave:Wave_write"]
+TARGETS = ["asyncio.locks:Lock", "wave:Wave_write", "smtplib:SMTP", "zipfile:ZipFile",
+           "http.client:HTTPConnection"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds per run (0: none)")
     parser.add_argument("targets", nargs="*", default=TARGETS)
     args = parser.parse_args()
-    print(f"{'target':32} {'median s':>9} {'states':>7} {'transitions':>12} {'may':>5}")
+    print(f"{'target':28} {'median s':>9} {'states':>7} {'transitions':>12} {'may':>5} {'complete':>9}")
     for target in args.targets:
         times = []
         for _ in range(args.runs):
             start = time.perf_counter()
-            ts = infer(target, InferOptions(backend="z3"))
+            ts = infer(target, InferOptions(backend="z3", budget=args.budget or None))
             times.append(time.perf_counter() - start)
         may = sum(t.certainty == "may" for t in ts.transitions)
-        print(f"{target:32} {statistics.median(times):9.2f} {len(ts.states):7} {len(ts.transitions):12} {may:5}")
+        print(f"{target:28} {statistics.median(times):9.2f} {len(ts.states):7} {len(ts.transitions):12} "
+              f"{may:5} {str(ts.complete):>9}", flush=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,27 @@ from __future__ import annotations
 from semantic_cases import BOOLS, Case
 
 GUARD_CASES = [
+    # a guard on a str argument: z3's quantifier elimination takes no strings; its atoms
+    # about the argument alone are Booleans the argument chooses (guardqe.py), so the
+    # enabledness is exact (before: an unknown predicate, four states all may)
+    Case("guard_on_a_string_argument", '''class C:
+    def __init__(self) -> None:
+        self.state = "idle"
+
+    def open(self) -> None:
+        if self.state == "open":
+            raise RuntimeError("already open")
+        self.state = "open"
+
+    def send(self, cmd: str) -> None:
+        if self.state != "open":
+            raise RuntimeError("not open")
+        if "\\n" in cmd or cmd.startswith(" "):
+            raise ValueError("bad command")
+
+    def close(self) -> None:
+        self.state = "closed"
+''', {"state": ["idle", "open", "closed"]}, {"send": {"cmd": ["x", "\n", " y"]}}),
     # a guard in a helper the method calls first (inlined)
     Case("guard_in_a_helper", '''class C:
     def __init__(self) -> None:

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from contractor import api
 from contractor.backend import Target
 from contractor.cli import main
+from contractor.settings import DEFAULT_BUDGET
 from contractor.errors import InputError, Location
 from contractor.model import BOOL, ClassModel, Field
 from contractor.outputs import render as render_module
@@ -269,12 +270,13 @@ def test_options_reach_the_api(fake):
         timeout=2.5,
         max_states=50,
         jobs=3,
+        budget=DEFAULT_BUDGET,
     )
 
 
 def test_defaults(fake):
     assert run("infer", "Door", "--quiet").exit_code == 0
-    assert fake["options"] == api.InferOptions()
+    assert fake["options"] == api.InferOptions(budget=DEFAULT_BUDGET)  # no run unbounded
 
 
 def test_text_summary_and_files(fake):

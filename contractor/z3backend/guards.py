@@ -19,6 +19,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import Method
 from contractor.typestate import Unknown
 from contractor.z3backend import dag
+from contractor.z3backend.guardqe import eliminate_hard
 from contractor.z3backend import values as V
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
 
@@ -66,12 +67,17 @@ def _exists(sem, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef
     eliminated = eliminate_quantifiers(formula, sem.qe_timeout_ms)
     if eliminated is not formula:
         return eliminated
+    hard = eliminate_hard(ok, chosen, sem.qe_timeout_ms)  # strings and other sorts qe cannot take
+    if hard is not None and hard.exact:
+        return hard.formula
     # z3 cannot eliminate it: an unknown predicate of the object (its answers are may)
-    # rather than a quantified bit the exploration would have to refine
+    # rather than a quantified bit the exploration would have to refine; within an
+    # over-approximation where guardqe.py found one (outside it, certainly disabled)
     sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
     sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
                                 "z3 could not eliminate the arguments and outside values"))
-    return _unknown_predicate(sem, method.name, "guards")
+    unknown = _unknown_predicate(sem, method.name, "guards")
+    return unknown if hard is None else z3.And(hard.formula, unknown)
 
 
 def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:

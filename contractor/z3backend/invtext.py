@@ -53,8 +53,8 @@ class InvariantText:
             self.budget.spend(started)
         if text is None:
             return precondition_invariant(self.b.model, enabled)
-        # `enabled(m)` stands for an enabledness z3 could not translate: shown, not executable
-        return StateInvariant(text, None if "enabled(" in text else text)
+        # `m() enabled` stands for an enabledness z3 could not translate: shown, not executable
+        return StateInvariant(text, None if "() enabled" in text or "() disabled" in text else text)
 
     def printed(self, enabled: Enabled) -> str | None:
         if self.printer is None:
@@ -103,7 +103,8 @@ class InvariantText:
 
 def _literal_text(printer: PyPrinter, lit: z3.BoolRef, prec: int) -> str:
     """A literal of a state invariant as Python; an enabledness z3 could not translate
-    (`unknown!guards!m`, `unknown!enabled!m`) reads `enabled(m)` (NotPrintable otherwise)."""
+    (`unknown!guards!m`, `unknown!enabled!m`) reads `m() enabled` or `m() disabled`, as the
+    fallback invariants of raise-guard states do (NotPrintable otherwise)."""
     try:
         return printer.p(lit, prec)
     except NotPrintable:
@@ -112,6 +113,5 @@ def _literal_text(printer: PyPrinter, lit: z3.BoolRef, prec: int) -> str:
         name = atom.decl().name() if z3.is_app(atom) else ""
         for prefix in ("unknown!guards!", "unknown!enabled!"):
             if name.startswith(prefix):
-                text = f"enabled({name[len(prefix):]})"
-                return f"not {text}" if negated else text
+                return f"{name[len(prefix):]}() {'disabled' if negated else 'enabled'}"
         raise
