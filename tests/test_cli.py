@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from contractor import api
 from contractor.backend import Target
 from contractor.cli import main
-from contractor.settings import DEFAULT_BUDGET
 from contractor.errors import InputError, Location
 from contractor.model import BOOL, ClassModel, Field
 from contractor.outputs import render as render_module
 from contractor.outputs import to_json
+from contractor.settings import DEFAULT_BUDGET
 from contractor.typestate import Finding, Typestate
 
 REPO = Path(__file__).resolve().parent.parent

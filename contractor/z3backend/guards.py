@@ -19,8 +19,8 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import Method
 from contractor.typestate import Unknown
 from contractor.z3backend import dag
-from contractor.z3backend.guardqe import eliminate_hard
 from contractor.z3backend import values as V
+from contractor.z3backend.guardqe import eliminate_hard
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
 
 
