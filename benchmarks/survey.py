@@ -63,8 +63,8 @@ def run_one(target: str, backend: str, limit: float, out: Path) -> Outcome:
         last = (proc.stderr.strip().splitlines() or [""])[-1]
         return Outcome(target, proc.returncode, seconds, error=last[:160])
     try:
-        ts = json.loads(proc.stdout)
-    except json.JSONDecodeError:
+        ts = json.loads(proc.stdout)["typestates"][0]
+    except (json.JSONDecodeError, KeyError, IndexError):
         return Outcome(target, proc.returncode, seconds, error="stdout is not JSON")
     return Outcome(
         target, proc.returncode, seconds,

@@ -47,7 +47,7 @@ def test_the_help_names_the_default(tmp_path):
 
 def _partial(result) -> dict:
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["typestates"][0]
     assert data["complete"] is False
     assert any(f["kind"] == "incomplete" and "--budget" in f["message"] for f in data["findings"])
     return data
@@ -66,7 +66,7 @@ def test_budget_zero_runs_to_the_end(tmp_path):
     (tmp_path / "door.py").write_text(DOOR)
     result = contractor("infer", "door.py:Door", "--backend", "z3", "--budget", "0", *JSON, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
+    data = json.loads(result.stdout)["typestates"][0]
     assert data["complete"] is True and len(data["states"]) == 2
 
 
