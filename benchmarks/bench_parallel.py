@@ -98,19 +98,21 @@ def folder(path: str, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--budget", type=int, default=5)
-    parser.add_argument("--flags", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=5, help="N of the budget family (0: skip it)")
+    parser.add_argument("--flags", type=int, default=10, help="N of the flags family (0: skip it)")
     parser.add_argument("--folder", help="also time `contractor infer FOLDER` with --jobs 1 and 2")
     args = parser.parse_args()
     if args.folder:
         folder(args.folder, args.runs)
     with tempfile.TemporaryDirectory() as d:
-        budget = Path(d) / "budget.py"
-        budget.write_text(budget_source(args.budget))
-        compare(f"budget N={args.budget}", f"{budget}:Budget", args.runs)
-        flags = Path(d) / "flags.py"
-        flags.write_text(flags_source(args.flags))
-        compare(f"flags N={args.flags}", f"{flags}:Flags{args.flags}", args.runs)
+        if args.budget:
+            budget = Path(d) / "budget.py"
+            budget.write_text(budget_source(args.budget))
+            compare(f"budget N={args.budget}", f"{budget}:Budget", args.runs)
+        if args.flags:
+            flags = Path(d) / "flags.py"
+            flags.write_text(flags_source(args.flags))
+            compare(f"flags N={args.flags}", f"{flags}:Flags{args.flags}", args.runs)
 
 
 if __name__ == "__main__":
