@@ -14,6 +14,7 @@ from bruteforce import brute_force_typestate
 from guard_cases import GUARD_CASES
 from runtime_contracts import load_class
 from semantic_cases import CASES, Case
+from semantic_collection_cases import COLLECTION_CASES
 from semantic_inheritance_cases import INHERITANCE_CASES
 from semantic_outside_cases import OUTSIDE_CASES
 from typestate_check import check
@@ -37,7 +38,7 @@ def _resolve(domains: dict[str, list[Any]], cls: type) -> dict[str, list[Any]]:
 
 @pytest.mark.parametrize("case", [
     pytest.param(c, id=c.name, marks=[pytest.mark.slow] if c.slow else [])
-    for c in CASES + GUARD_CASES + INHERITANCE_CASES + OUTSIDE_CASES])
+    for c in CASES + GUARD_CASES + INHERITANCE_CASES + OUTSIDE_CASES + COLLECTION_CASES])
 def test_semantic_rule(case: Case, tmp_path) -> None:
     source = textwrap.dedent(case.source).lstrip()
     path = tmp_path / f"{case.name}.py"

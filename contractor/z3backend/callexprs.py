@@ -74,6 +74,9 @@ class CallEvaluator:
             return self.construct(args, kwargs, node)
         if name in QUANTIFIERS:
             return self.call_quantifier(name, node)
+        consumed = self.call_aggregate(name, node)  # sum/min/max/sorted/list/set/dict of an iterable
+        if consumed is not None:
+            return consumed
         if node.keywords:
             raise self.unsupported(node, f"keyword arguments to {name}()")
         args = [self.eval(a) for a in node.args]

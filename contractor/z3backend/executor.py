@@ -19,7 +19,9 @@ from contractor.model import ClassModel, Opaque, TypeRef
 from contractor.z3backend import effects
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
+from contractor.z3backend.aggregates import Aggregates
 from contractor.z3backend.basecalls import BaseCalls
+from contractor.z3backend.comprehensions import Comprehensions
 from contractor.z3backend.exprs import ExprEvaluator
 from contractor.z3backend.handlers import HandlerExecutor
 from contractor.z3backend.inline import InlineCalls
@@ -29,13 +31,14 @@ from contractor.z3backend.outside import OutsideEvaluator
 from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.reach import Reach
 from contractor.z3backend.seqcalls import SeqCalls
+from contractor.z3backend.setalgebra import SetAlgebra
 from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
 
 
-class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, LoopExecutor,
-               OutsideEvaluator, Reach, BaseCalls, HandlerExecutor):
+class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
+               Aggregates, SetAlgebra, LoopExecutor, OutsideEvaluator, Reach, BaseCalls, HandlerExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,

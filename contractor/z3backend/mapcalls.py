@@ -146,7 +146,7 @@ class MapCalls:
             return V.NONE_VAL
         if name == "copy" and not args:
             return s
-        raise self.unsupported(node, f"set.{name}()")
+        return self.call_set_algebra(m, s, args, node)  # setalgebra.py
 
     def call_dict_method(self, m: MapMethod, d: Val, args: list[Val], node: ast.Call):
         name, vt = m.name, d.type.args[1]

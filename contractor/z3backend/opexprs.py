@@ -69,12 +69,16 @@ class OperatorEvaluator:
         op = BINOPS.get(type(node.op))
         if op is None:
             left, right = self.eval(node.left), self.eval(node.right)
+            if {left.kind, right.kind} & {"set", "dict"}:
+                return self.set_binop(node, left, right)  # setalgebra.py
             if {left.kind, right.kind} <= {"int", "bool"}:
                 return self.fresh_typed(INT, "bitwise", node)  # & | ^ << >> on ints: some int
             if "opaque" in (left.kind, right.kind):
                 return self.opaque_operation("binop", node)
             raise self.unsupported(node, f"operator {type(node.op).__name__}")
         left, right = self.eval(node.left), self.eval(node.right)
+        if left.kind == right.kind == "set":
+            return self.set_binop(node, left, right)
         if "opaque" in (left.kind, right.kind) or (op == "%" and left.kind == "str"):
             return self.fresh_typed(STR, "format", node) if left.kind == "str" else self.opaque_operation("binop", node)
         a = self.unwrap(left, node)
@@ -121,6 +125,8 @@ class OperatorEvaluator:
                 return P.contains(a, b)
             if isinstance(op, ast.NotIn):
                 return z3.Not(P.contains(a, b))
+            if a.kind == "set" or b.kind == "set":
+                return self.set_order(op, a, b, node)  # setalgebra.py
             return P.order(CMP[type(op)], self.unwrap(a, node), self.unwrap(b, node))
         except UnsupportedConstruct as e:
             raise self.unsupported(node, e.construct) from None

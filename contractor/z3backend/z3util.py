@@ -50,8 +50,11 @@ def _has_quantifier(e: z3.ExprRef) -> bool:
     return has_quantifier(e)
 
 
-def py_value(v: z3.ExprRef) -> Any:
+def py_value(v: z3.ExprRef, settle: bool = True) -> Any:
     """A model value as a plain Python (JSON-friendly) value."""
+    if settle and not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v) or z3.is_string_value(v)
+                       or isinstance(v, (z3.FPNumRef, z3.RatNumRef))):
+        return py_value(settled(v), settle=False)
     if z3.is_true(v):
         return True
     if z3.is_false(v):
@@ -65,6 +68,31 @@ def py_value(v: z3.ExprRef) -> Any:
     if isinstance(v, z3.RatNumRef):
         return float(v.as_fraction())
     raise ValueError(f"no Python value for {v}")
+
+
+def settled(e: z3.ExprRef, timeout_ms: int = 2000) -> z3.ExprRef:
+    """A closed term a model's evaluation leaves unreduced because it holds quantifiers over
+    finite ranges (`2 in d.values()`): each quantifier decided by a solver, then simplified."""
+    found: dict[int, z3.ExprRef] = {}
+    todo, seen = [e], set()
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_quantifier(x):
+            found[x.get_id()] = x
+        else:
+            todo.extend(x.children())
+    pairs = []
+    for q in found.values():
+        s = make_solver(timeout_ms)
+        s.add(q)
+        answer = s.check()
+        if answer == z3.unknown:
+            return e
+        pairs.append((q, z3.BoolVal(answer == z3.sat)))
+    return z3.simplify(z3.substitute(e, *pairs)) if pairs else e
 
 
 def fp_to_float(v: z3.FPNumRef) -> float:

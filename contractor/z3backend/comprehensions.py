@@ -1,0 +1,248 @@
+"""Executor mixin: list, set and dict comprehensions (and generator expressions read by
+list(), set(), dict(), sum(), min(), max(), sorted(), any(), all()) unrolled item by item.
+
+`[f(x) for x in xs if c(x)]` is built as Python builds it: for k < --unroll, where the k-th
+item exists and the filters hold, f(x_k) is appended (added to the set, put in the dict).
+Each element is evaluated under the condition that it is produced, so an element that
+raises raises on exactly those paths, and a helper it calls runs there. A path with an item
+past the bound is an unknown naming the comprehension (a may-answer, never a wrong one),
+unless the assumptions (the invariant, `len(xs) <= 3`) rule it out. Comprehension
+variables are local to the comprehension, as in Python 3.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import z3
+
+from contractor.errors import UnsupportedConstruct
+from contractor.model import TypeRef
+from contractor.z3backend import mappings as M
+from contractor.z3backend import values as V
+from contractor.z3backend.mapcalls import put
+from contractor.z3backend.outside import escapes_self
+from contractor.z3backend.state import TRUE
+from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import make_solver
+
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+Visit = Callable[[], None]
+
+
+def each_item(iterable: ast.expr, node: ast.AST) -> list[ast.comprehension]:
+    """`for _item in iterable` as a comprehension clause, to read any iterable item by item."""
+    target = ast.copy_location(ast.Name(id="_item!", ctx=ast.Store()), node)
+    return [ast.comprehension(target=target, iter=iterable, ifs=[], is_async=0)]
+
+
+def item_name(node: ast.AST) -> ast.Name:
+    return ast.copy_location(ast.Name(id="_item!", ctx=ast.Load()), node)
+
+
+class Comprehensions:
+    """Mixin of Executor: needs eval, eval_any, condition, guard, frame, active, feasible,
+    loop_items, mark_unknown, raise_if, unroll, loc and unsupported."""
+
+    # -- the unrolling core ------------------------------------------------------------
+
+    def instances(self, generators: list[ast.comprehension], node: ast.AST, visit: Visit,
+                  running: Callable[[], z3.BoolRef] = lambda: TRUE) -> None:
+        """Calls `visit` once per combination of items (up to --unroll per clause) with the
+        targets bound and the guard narrowed to "this combination is produced" (and
+        `running()`, false once a consumer such as any() has stopped)."""
+        saved_guard = self.guard
+        try:
+            self._clause(generators, 0, node, visit, running)
+        finally:
+            self.guard = saved_guard
+
+    def _clause(self, gens: list[ast.comprehension], level: int, node: ast.AST, visit: Visit,
+                running: Callable[[], z3.BoolRef]) -> None:
+        if level == len(gens):
+            visit()
+            return
+        comp = gens[level]
+        if comp.is_async:
+            raise self.unsupported(node, "an async comprehension")
+        at = self.loop_items(comp)
+        if at == "opaque":
+            raise self.unsupported(comp.iter, "a comprehension over an untyped value")
+        outer = self.guard
+        names = _target_names(comp.target)
+        saved = {n: (self.frame.locals.get(n), self.frame.defined.pop(n, None)) for n in names}
+        try:
+            for k in range(self.unroll + 1):
+                more, item = at(k)
+                if k == self.unroll:
+                    self.guard = outer
+                    self.past_bound(z3.And(more, running()), node)
+                    break
+                self.guard = z3.And(outer, more, running())
+                if not self.feasible(self.active()):
+                    break
+                self.bind_target(comp.target, item, node)
+                for cond in comp.ifs:
+                    self.guard = z3.And(self.guard, self.condition(cond))
+                self._clause(gens, level + 1, node, visit, running)
+                self.guard = outer
+        finally:
+            self.guard = outer
+            for n, (value, defined) in saved.items():
+                if value is None:
+                    self.frame.locals.pop(n, None)
+                else:
+                    self.frame.locals[n] = value
+                if defined is not None:
+                    self.frame.defined[n] = defined
+
+    def past_bound(self, cond: z3.BoolRef, node: ast.AST) -> None:
+        """Paths where `cond` (an item past the bound) holds become unknown."""
+        c = z3.And(self.active(), cond)
+        if not self.feasible(c) or (self.context is None and not _satisfiable(c)):
+            return
+        saved = self.guard
+        self.guard = z3.And(saved, cond)
+        try:
+            err = UnsupportedConstruct(f"a comprehension or aggregate over more than {self.unroll} "
+                                       "items (--unroll)", self.loc(node))
+            self.mark_unknown(err, node, None)
+        finally:
+            self.guard = saved
+
+    def bounded(self, size: z3.ArithRef) -> bool:
+        """Whether the assumptions (or the condition so far) rule out more than --unroll
+        items: then unrolling is exact and quantifier-free, which z3 decides far faster."""
+        c = z3.And(self.active(), size > self.unroll)
+        return not self.feasible(c) or (self.context is None and not _satisfiable(c))
+
+    def bind_target(self, target: ast.expr, item: Val, node: ast.AST) -> None:
+        """A comprehension variable (or `k, v` of a tuple item) bound to `item`."""
+        if isinstance(target, ast.Name):
+            self.frame.locals[target.id] = item
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and item.kind == "tuple" \
+                and not any(isinstance(e, ast.Starred) for e in target.elts):
+            parts = V.tuple_items(item)
+            if len(parts) != len(target.elts):
+                self.raise_if(TRUE, "ValueError", node)
+                return
+            for t, x in zip(target.elts, parts):
+                self.bind_target(t, x, node)
+            return
+        raise self.unsupported(node, f"a comprehension target unpacking a {item.type}")
+
+    # -- comprehensions as values ------------------------------------------------------
+
+    def produced(self, elt: ast.expr, generators: list[ast.comprehension],
+                 node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
+        """Each instance's condition and element value."""
+        out: list[tuple[z3.BoolRef, Val]] = []
+
+        def visit() -> None:
+            out.append((self.guard, self.eval(elt)))
+        self.instances(generators, node, visit)
+        return out
+
+    def translated(self, node: ast.expr, build: Callable[[], Val]) -> Val:
+        """build(), or where it cannot be translated and the expression cannot reach `self`,
+        an opaque value outside code chose (outside.py), as before this module."""
+        saved = self.snapshot()
+        try:
+            return build()
+        except UnsupportedConstruct:
+            if escapes_self(node):
+                raise
+            self.restore(saved)
+            return self.fresh_opaque(type(node).__name__, node)
+
+    def e_ListComp(self, node: ast.ListComp) -> Val:
+        return self.translated(node, lambda: self.build_list(self.produced(node.elt, node.generators, node), node))
+
+    def build_list(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
+        if not parts:
+            return Val(TypeRef("list"), None)
+        t = _joined(self, [v for _, v in parts], node)
+        lt = TypeRef("list", (t,))
+        try:
+            acc = z3.Empty(V.sort_of(lt))
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+        for g, v in parts:
+            acc = z3.If(g, z3.Concat(acc, z3.Unit(V.coerce(v, t).z)), acc)
+        return Val(lt, acc)
+
+    def e_SetComp(self, node: ast.SetComp) -> Val:
+        return self.translated(node, lambda: self.build_set(self.produced(node.elt, node.generators, node), node))
+
+    def build_set(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
+        if not parts:
+            return Val(TypeRef("set"), None)
+        t = _joined(self, [v for _, v in parts], node)
+        st = TypeRef("set", (t,))
+        try:
+            acc = z3.Empty(V.sort_of(st))
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+        for g, v in parts:
+            acc = z3.If(g, M.add(acc, V.coerce(v, t).z), acc)
+        return Val(st, acc)
+
+    def e_DictComp(self, node: ast.DictComp) -> Val:
+        pair = ast.copy_location(ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()), node)
+        return self.translated(node, lambda: self.build_dict(self.produced(pair, node.generators, node), node))
+
+    def build_dict(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
+        if not parts:
+            return Val(TypeRef("dict"), None)
+        if any(v.kind != "tuple" or len(v.type.args) != 2 for _, v in parts):
+            raise self.unsupported(node, "dict() of items that are not pairs")
+        kt = _joined(self, [V.tuple_items(v)[0] for _, v in parts], node)
+        vt = _joined(self, [V.tuple_items(v)[1] for _, v in parts], node)
+        dt = TypeRef("dict", (kt, vt))
+        try:
+            d = Val(dt, M.empty_dict(V.sort_of(dt)))
+        except UnsupportedConstruct as e:
+            raise self.unsupported(node, e.construct) from None
+        for g, v in parts:
+            k, x = V.tuple_items(v)
+            d = Val(dt, z3.If(g, put(d, k, x).z, d.z))
+        return d
+
+    def e_GeneratorExp(self, node: ast.GeneratorExp) -> Val:
+        def refuse() -> Val:
+            raise self.unsupported(node, "a generator expression used other than by list(), set(), "
+                                         "dict(), sum(), min(), max(), sorted(), any() or all()")
+        return self.translated(node, refuse)
+
+    def iterable_parts(self, arg: ast.expr, node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
+        """The items a builtin consuming `arg` reads: a comprehension's elements, or the items
+        of any iterable the loops read (range, str, list, tuple, set, dict, views)."""
+        if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            return self.produced(arg.elt, arg.generators, node)
+        if isinstance(arg, ast.DictComp):
+            return self.produced(arg.key, arg.generators, node)
+        return self.produced(item_name(node), each_item(arg, node), node)
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _joined(ex, values: list[Val], node: ast.AST) -> TypeRef:
+    t = values[0].type
+    try:
+        for v in values[1:]:
+            t = V.join_type(t, v.type)
+    except UnsupportedConstruct as e:
+        raise ex.unsupported(node, e.construct) from None
+    return t
+
+
+def _satisfiable(cond: z3.BoolRef, timeout_ms: int = 1000) -> bool:
+    """False only where z3 shows quickly that `cond` cannot hold (a bound in the same
+    condition, `len(xs) <= 3 and sum(xs) > 2`); undecided counts as possible."""
+    s = make_solver(timeout_ms)
+    s.add(cond)
+    return s.check() != z3.unsat

@@ -1,0 +1,144 @@
+"""Semantic cases for collections built and consumed by expressions (issue 9): list, set
+and dict comprehensions and generator expressions, sum/min/max/sorted, any/all read item
+by item, and set algebra; each run against the brute force by tests/test_semantics.py."""
+
+from __future__ import annotations
+
+import itertools
+
+from semantic_cases import Case
+
+BITS3 = [list(t) for n in range(4) for t in itertools.product([0, 1], repeat=n)]
+SUBSETS = [set(c) for n in range(4) for c in itertools.combinations([0, 1, 2], n)]
+BITSETS = [set(c) for n in range(3) for c in itertools.combinations([0, 1], n)]
+SMALL = [list(t) for n in range(3) for t in itertools.product([0, 1, 2], repeat=n)]
+PAIRS = [dict(zip(ks, vs)) for n in range(3) for ks in itertools.combinations([0, 1, 2], n)
+         for vs in itertools.product([0, 1], repeat=n)]
+
+COLLECTION_CASES = [
+    # list/set/dict comprehensions with filters, nested clauses, over lists, sets, dict
+    # views and range; list() of a generator; all() over a list in the invariant and set
+    # inclusion in the invariant
+    Case("comprehensions_build_values", '''class C:
+    """
+    inv: len(self.xs) <= 3 and all(x in (0, 1) for x in self.xs)
+    inv: self.s <= {0, 1, 2} and 0 <= self.n <= 3
+    """
+
+    def __init__(self) -> None:
+        self.xs: list[int] = []
+        self.s: set[int] = set()
+        self.n = 0
+
+    def keep(self) -> None:
+        """pre: [x for x in self.xs if x == 1] != []"""
+        self.xs = [1 - x for x in self.xs if x == 1 or len(self.xs) < 2]
+
+    def collect(self) -> None:
+        """pre: len(self.xs) >= 1"""
+        self.s = {x + 1 for x in self.xs}
+
+    def tally(self) -> None:
+        d = {x: x * 2 for x in self.s}
+        self.n = len(d) if 2 in d.values() or 0 in d else 0
+
+    def pairs(self) -> None:
+        self.n = len([(a, b) for a in self.xs for b in self.xs if a < b])
+
+    def gen(self) -> None:
+        """pre: self.n > 0"""
+        self.xs = list(x % 2 for x in range(self.n))
+''', {"xs": BITS3, "s": SUBSETS, "n": [0, 1, 2, 3]}),
+    # sum (with a start), min/max of one iterable (default=, ValueError when empty),
+    # sorted (reverse=) as a value and in a loop
+    Case("sum_min_max_sorted", '''class C:
+    """
+    inv: len(self.xs) <= 2 and -1 <= self.n <= 3
+    """
+
+    def __init__(self) -> None:
+        self.xs: list[int] = []
+        self.n = 0
+
+    def push(self, k: int) -> None:
+        """pre: 0 <= k <= 2 and len(self.xs) < 2"""
+        self.xs.append(k)
+
+    def spread(self) -> None:
+        """pre: sum(self.xs) >= 2"""
+        self.n = max(self.xs) - min(self.xs, default=0)
+
+    def top(self) -> None:
+        self.n = max(x for x in self.xs if x > 1)
+
+    def order(self) -> None:
+        """pre: sorted(self.xs) != self.xs"""
+        self.xs = sorted(self.xs, reverse=True)
+
+    def walk(self) -> None:
+        for x in sorted(set(self.xs)):
+            self.n = x - 1
+
+    def rest(self) -> None:
+        self.n = sum((x for x in self.xs if x != 1), -1)
+''', {"xs": SMALL, "n": [-1, 0, 1, 2, 3]}, {"push": {"k": [-1, 0, 1, 2, 3]}},
+         findings=(("may_raise", "top"),), unroll=2),
+    # | & - ^ and their augmented forms, <= < >= >, and the set methods
+    Case("set_algebra", '''class C:
+    """
+    inv: len(self.a) <= 2 and len(self.b) <= 2 and self.a <= {0, 1} and self.b <= {0, 1}
+    """
+
+    def __init__(self) -> None:
+        self.a: set[int] = set()
+        self.b: set[int] = {0}
+        self.flag = False
+
+    def merge(self) -> None:
+        """pre: not self.a <= self.b"""
+        self.b = self.b | self.a
+
+    def common(self) -> None:
+        """pre: self.a & self.b != set()"""
+        self.a -= self.b
+        self.a |= {0}
+
+    def flip(self) -> None:
+        """pre: self.a.isdisjoint(self.b) or self.b < self.a"""
+        self.a = self.a ^ self.b
+        self.flag = self.a.issubset({1})
+
+    def grow(self, k: int) -> None:
+        """pre: k in {0, 1}"""
+        self.b = self.b.union([k]).difference(self.a)
+        self.a.update({k})
+
+    def meet(self) -> None:
+        """pre: self.flag or self.a > self.b"""
+        self.b.intersection_update(self.a)
+        self.flag = self.b >= self.a and self.a.issuperset(self.b)
+''', {"a": BITSETS, "b": BITSETS, "flag": [False, True]}, {"grow": {"k": [-1, 0, 1, 2]}}, unroll=2),
+    # any()/all() read item by item where the element can raise (stopping at the first
+    # deciding item, as Python), tuple targets over d.items(), range(), iterating a dict
+    Case("any_all_item_by_item", '''class C:
+    """
+    inv: len(self.d) <= 2 and all(0 <= k <= 2 and v in (0, 1) for k, v in self.d.items())
+    inv: 0 <= self.n <= 2
+    """
+
+    def __init__(self) -> None:
+        self.d: dict[int, int] = {}
+        self.n = 0
+
+    def check(self) -> None:
+        """pre: not all(v == 1 for k, v in self.d.items())"""
+        self.n = 2 if any(10 // v > 5 for v in self.d.values()) else 1
+
+    def scan(self) -> None:
+        """pre: any(self.d.get(i) == 0 for i in range(self.n + 1))"""
+        self.d = {k: 1 - v for k, v in self.d.items() if k != self.n}
+
+    def keys(self) -> None:
+        self.n = len([k for k in self.d if k > 0])
+''', {"d": PAIRS, "n": [0, 1, 2]}, findings=(("may_raise", "check"),)),
+]
