@@ -53,7 +53,7 @@ def keys_of(seq: Val) -> z3.SeqRef | None:
     if seq.kind == "dict" and seq.z is not None:
         from contractor.z3backend import mappings
 
-        return mappings.keys(seq)
+        return mappings.keys(seq.z)
     return None
 
 
