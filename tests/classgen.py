@@ -7,10 +7,14 @@ typestate must equal the brute force's. A third of the classes are split into a 
 and `C(B)` (inherited fields, invariants, constructor and methods, an optional
 `super().__init__()` and an override extending the base's method through `super()`);
 some loops run past the unroll bound (then the tool need only contain the brute force).
+A class may have one str, tuple, dict or set field `c0` whose invariant pins it to a small
+domain, read and updated by the operations of its `_Collection` (slicing, find, count,
+comprehensions, sum/max, set algebra, dict views ...).
 """
 
 from __future__ import annotations
 
+import itertools
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,17 +45,69 @@ class _Scope:
     locals_: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Collection:
+    """A str, tuple, dict or set field: its domain (exactly the values its invariant allows),
+    the int and bool terms reading it, and statements updating it ({c}: 0 or 1)."""
+
+    annotation: str
+    invariant: str
+    domain: list[Any]
+    ints: tuple[str, ...]
+    bools: tuple[str, ...]
+    updates: tuple[str, ...]
+
+
+_AB = ["".join(t) for n in range(3) for t in itertools.product("ab", repeat=n)]
+COLLECTIONS = {
+    "set": _Collection(
+        "set[int]", "len(self.c0) <= 2 and self.c0 <= {0, 1}",
+        [set(c) for n in range(3) for c in itertools.combinations([0, 1], n)],
+        ("len(self.c0)", "sum(self.c0)", "max(self.c0, default=-1)"),
+        ("{c} in self.c0", "self.c0 <= {{{c}}}", "any(x > 0 for x in self.c0)", "bool(self.c0 & {{{c}}})"),
+        ("self.c0.add({c})", "self.c0.discard({c})", "self.c0 = self.c0 | {{{c}}}", "self.c0 -= {{{c}}}",
+         "self.c0 = {{x for x in self.c0 if x != {c}}}", "self.c0 = self.c0 ^ {{{c}}}")),
+    "str": _Collection(
+        "str", 'len(self.c0) <= 2 and all(ch in "ab" for ch in self.c0)', _AB,
+        ("len(self.c0)", 'self.c0.count("a")', 'self.c0.find("b")'),
+        ('self.c0.startswith("a")', '"b" in self.c0', 'self.c0 == "ab"', 'self.c0 < "b"'),
+        ('self.c0 = (self.c0 + "a")[-2:]', 'self.c0 = self.c0[1:]', 'self.c0 = "ab"[{c}:]',
+         'self.c0 = ("b" + self.c0)[:2]')),
+    "tuple": _Collection(
+        "tuple[int, int]", "0 <= self.c0[0] <= 1 and 0 <= self.c0[1] <= 1",
+        [(a, b) for a in range(2) for b in range(2)],
+        ("self.c0[0]", "self.c0[-1]", "sum(self.c0)"),
+        ("{c} in self.c0", "self.c0 == (0, 1)", "all(x == {c} for x in self.c0)"),
+        ("self.c0 = (self.c0[1], self.c0[0])", "self.c0 = ({c}, self.c0[0])", "a, b = self.c0\nself.c0 = (b, {c})")),
+    "dict": _Collection(
+        "dict[int, int]", "len(self.c0) <= 2 and all(0 <= k <= 1 and 0 <= v <= 1 for k, v in self.c0.items())",
+        [dict(zip(ks, vs)) for n in range(3) for ks in itertools.combinations([0, 1], n)
+         for vs in itertools.product([0, 1], repeat=n)],
+        ("len(self.c0)", "sum(self.c0.values())", "self.c0.get({c}, -1)"),
+        ("{c} in self.c0", "self.c0.get({c}) == 1", "any(v == 0 for v in self.c0.values())"),
+        ("self.c0[{c}] = 1 - self.c0.get({c}, 1)", "self.c0.pop({c}, None)",
+         "self.c0 = {{k: 1 - v for k, v in self.c0.items()}}", "self.c0 = {{k: v for k, v in self.c0.items() if k != {c}}}")),
+}
+
+
 class _Gen:
     def __init__(self, draw):
         self.draw = draw
         self.past_bound = False  # a loop may run more than UNROLL iterations
+        self.collection: _Collection | None = None
+
+    def coll_terms(self, kind: str) -> list[str]:
+        c = self.collection
+        if c is None:
+            return []
+        return [t.format(c=v) for t in (c.ints if kind == "int" else c.bools) for v in (0, 1)]
 
     def pick(self, options):
         return options[self.draw(st.integers(0, len(options) - 1))]
 
     def int_expr(self, s: _Scope, depth: int) -> str:
         atoms = s.ints + s.locals_
-        kinds = ["const"] + ["atom"] * 3 * bool(atoms)
+        kinds = ["const"] + ["atom"] * 3 * bool(atoms) + ["collection"] * bool(self.collection)
         if depth > 0:
             kinds += ["+", "-", "*", "//", "%", "abs", "minmax", "ifexp"]
         kind = self.pick(kinds)
@@ -59,6 +115,8 @@ class _Gen:
             return str(self.draw(st.integers(-3, 3)))
         if kind == "atom":
             return self.pick(atoms)
+        if kind == "collection":
+            return self.pick(self.coll_terms("int"))
         a = self.int_expr(s, depth - 1)
         if kind in ("+", "-"):
             return f"({a} {kind} {self.int_expr(s, depth - 1)})"
@@ -78,6 +136,8 @@ class _Gen:
         return f"{self.int_expr(s, 0)} {self.pick(CMP)} {self.draw(st.integers(-2, 3))}"
 
     def bool_expr(self, s: _Scope, depth: int) -> str:
+        if self.collection is not None and self.draw(st.integers(0, 4)) == 0:
+            return self.pick(self.coll_terms("bool"))
         kinds = ["atom"] * 3 * bool(s.bools) + ["not"] * 2 * bool(s.bools) + ["cmp"] * (
             3 if s.ints else not s.bools)
         if depth > 0:
@@ -98,6 +158,9 @@ class _Gen:
                 f"{lo + self.draw(st.integers(1, 3))}")
 
     def simple(self, s: _Scope) -> list[str]:
+        if self.collection is not None and self.draw(st.integers(0, 2)) == 0:
+            update = self.pick(self.collection.updates).format(c=self.draw(st.integers(0, 1)))
+            return update.split("\n")
         if s.int_fields and (not s.bool_fields or self.draw(st.booleans())):
             name = self.pick(s.int_fields)
             op = self.pick(("=", "+=", "-=", "*=")) if self.draw(st.booleans()) else "="
@@ -158,6 +221,12 @@ class _Gen:
         return lines
 
 
+def _annotation(name: str, bool_fields: list[str], collection: _Collection | None) -> str:
+    if name == "c0" and collection is not None:
+        return collection.annotation
+    return "bool" if name in bool_fields else "int"
+
+
 def _indent(lines: list[str], n: int = 1) -> list[str]:
     return ["    " * n + line for line in lines]
 
@@ -173,6 +242,13 @@ def classes(draw) -> Generated:
         bounds[name] = (lo, lo + draw(st.integers(1, 3)))
     domains: dict[str, list[Any]] = {n: [False, True] for n in bool_fields}
     domains.update({n: list(range(lo, hi + 1)) for n, (lo, hi) in bounds.items()})
+    kind = draw(st.sampled_from((None, None, "set", "str", "tuple", "dict")))
+    if kind is not None:  # a field of a Python data type
+        g.collection = COLLECTIONS[kind]
+        domains["c0"] = g.collection.domain
+        # z3's sequence theory times out on some classes with a set field (their answers
+        # are then may): for those the tool need only contain the brute force
+        g.past_bound |= kind == "set"
     init = {n: draw(st.sampled_from(domains[n])) for n in domains}
     fields_scope = _Scope([f"self.{n}" for n in bool_fields], [f"self.{n}" for n in int_fields],
                           bool_fields, int_fields)
@@ -182,8 +258,10 @@ def classes(draw) -> Generated:
     if draw(st.sampled_from((True, True, False))):  # weakened, like the door's `not (danger and closed)`
         extra = f"({extra} or {g.bool_expr(fields_scope, 1)})"
     invariants = [f"{lo} <= self.{n} <= {hi}" for n, (lo, hi) in bounds.items()] + [extra]
+    if g.collection is not None:
+        invariants.insert(0, g.collection.invariant)
     init_lines = ["    def __init__(self) -> None:"]
-    init_lines += [f"        self.{n}: {'bool' if n in bool_fields else 'int'} = {init[n]}" for n in domains]
+    init_lines += [f"        self.{n}: {_annotation(n, bool_fields, g.collection)} = {init[n]!r}" for n in domains]
     helper = draw(st.booleans())
     helper_lines = ["", "    def _h(self) -> None:"] + _indent(g.body(fields_scope), 2) if helper else []
     param_domains: dict[str, dict[str, list[Any]]] = {}

@@ -152,3 +152,35 @@ COLLECTION_CASES = [
         self.n = len([k for k in self.d if k > 0])
 ''', {"d": PAIRS, "n": [0, 1, 2]}, findings=(("may_raise", "check"),)),
 ]
+
+TUPLE_VALUES = [dict(zip(ks, vs)) for n in range(3) for ks in itertools.combinations([0, 1], n)
+                for vs in itertools.product([(0, 0), (1, 0)], repeat=n)]
+
+COLLECTION_CASES += [
+    # dict.get() without a default on tuple values (None when absent), nested tuple
+    # targets, dict() of a generator of pairs, sorted()/list() of a dict and its values
+    # (no result depends on the keys' insertion order: the brute force's dicts have one)
+    Case("dict_get_and_conversions", '''class C:
+    """
+    inv: len(self.d) <= 2 and all(0 <= k <= 1 and 0 <= a <= 1 and b == 0 for k, (a, b) in self.d.items())
+    """
+
+    def __init__(self) -> None:
+        self.d: dict[int, tuple[int, int]] = {}
+
+    def put(self, k: int) -> None:
+        """pre: 0 <= k <= 1 and self.d.get(k) is None"""
+        self.d[k] = (k, 0)
+
+    def lower(self, k: int) -> None:
+        """pre: self.d.get(k) == (1, 0)"""
+        self.d[k] = (0, 0)
+
+    def invert(self) -> None:
+        self.d = dict((k, (1 - a, b)) for k, (a, b) in self.d.items())
+
+    def reset(self) -> None:
+        """pre: sorted(self.d, reverse=True)[:1] == [1] and len(list(self.d.values())) == 2"""
+        self.d = {}
+''', {"d": TUPLE_VALUES}, {"put": {"k": [-1, 0, 1, 2]}, "lower": {"k": [-1, 0, 1, 2]}}, unroll=2),
+]

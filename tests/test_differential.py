@@ -227,10 +227,11 @@ def test_generated_classes_include_loops_past_the_bound_and_inheritance() -> Non
     """What the derandomized CI run (CI=true) of the tests above draws: classes whose loops
     run past the unroll bound (the tool then need only contain the brute force), classes
     split into B and C(B), with super().__init__() and overrides calling super(), and
-    both at once. Generating is cheap: this draws 300 classes, derandomized as in CI."""
+    both at once, and classes with str, tuple, dict and set fields. Generating is cheap: this
+    draws 600 classes, derandomized as in CI."""
     seen: list[Generated] = []
 
-    @settings(max_examples=300, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=600, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(classes())
     def draw(generated: Generated) -> None:
@@ -243,6 +244,8 @@ def test_generated_classes_include_loops_past_the_bound_and_inheritance() -> Non
     assert any(not g.exact for g in derived)
     assert any("super().__init__()" in g.source for g in derived)
     assert any("        super().m" in g.source for g in derived)
+    for annotation in ("str", "tuple[int, int]", "dict[int, int]", "set[int]"):
+        assert any(f"self.c0: {annotation} =" in g.source for g in seen), annotation
 
 
 @pytest.mark.slow  # about 3 minutes

@@ -55,12 +55,14 @@ class Aggregates:
             return self.aggregate_sorted(arg, keywords.get("reverse"), node)
         if keywords:
             raise self.unsupported(node, f"keyword arguments to {name}()")
-        if name == "list" and not isinstance(arg, COMPREHENSIONS):
+        if name in ("list", "set") and not isinstance(arg, COMPREHENSIONS):
             v = self.eval_any(arg)
-            if isinstance(v, Val) and v.kind == "list":
+            if isinstance(v, Val) and v.kind == name:
                 return v  # a copy: the same value (fields are never aliased)
-            if isinstance(v, Val) and v.kind == "set" and v.z is not None:
+            if name == "list" and isinstance(v, Val) and v.kind == "set" and v.z is not None:
                 return Val(TypeRef("list", v.type.args), v.z)  # its elements in its order
+            parts = self.value_parts(v, node)
+            return self.build_list(parts, node) if name == "list" else self.build_set(parts, node)
         if name == "dict" and isinstance(arg, ast.Dict):
             return self.eval(arg)
         if name == "dict" and not isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
@@ -124,9 +126,12 @@ class Aggregates:
 
     def aggregate_sorted(self, arg: ast.expr, reverse: ast.expr | None, node: ast.AST) -> Val:
         descending = z3.BoolVal(False) if reverse is None else V.truthy(self.eval(reverse))
-        v = self.eval_any(arg) if not isinstance(arg, COMPREHENSIONS) else None
-        if not (isinstance(v, Val) and v.kind == "list"):
+        if isinstance(arg, COMPREHENSIONS):
             v = self.build_list(self.iterable_parts(arg, node), node)
+        else:
+            v = self.eval_any(arg)
+            if not (isinstance(v, Val) and v.kind == "list"):
+                v = self.build_list(self.value_parts(v, node), node)
         if v.z is None:
             return v
         elem = v.type.args[0]

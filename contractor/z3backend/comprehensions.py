@@ -216,6 +216,21 @@ class Comprehensions:
                                          "dict(), sum(), min(), max(), sorted(), any() or all()")
         return self.translated(node, refuse)
 
+    def value_parts(self, v: object, node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
+        """The items of an iterable already evaluated (not evaluated again: it may have
+        called code with effects)."""
+        holder = "_iterable!"
+        saved = self.frame.locals.get(holder)
+        self.frame.locals[holder] = v
+        try:
+            it = ast.copy_location(ast.Name(id=holder, ctx=ast.Load()), node)
+            return self.produced(item_name(node), each_item(it, node), node)
+        finally:
+            if saved is None:
+                self.frame.locals.pop(holder, None)
+            else:
+                self.frame.locals[holder] = saved
+
     def iterable_parts(self, arg: ast.expr, node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
         """The items a builtin consuming `arg` reads: a comprehension's elements, or the items
         of any iterable the loops read (range, str, list, tuple, set, dict, views)."""

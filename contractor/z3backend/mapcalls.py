@@ -139,7 +139,7 @@ class MapCalls:
             if name == "remove":
                 self.raise_if(z3.Not(P.contains(args[0], s)), "KeyError", node)
             x = V.coerce(args[0], elem).z
-            self.store(m.target, Val(s.type, M.add(s.z, x) if name == "add" else M.remove(s.z, x)))
+            self.store(m.target, Val(s.type, M.add(s.z, x) if name == "add" else self.set_without(s, x, node)))
             return V.NONE_VAL
         if name == "clear" and not args:
             self.store(m.target, Val(s.type, z3.Empty(s.z.sort())))
@@ -159,7 +159,7 @@ class MapCalls:
             if len(args) == 2:
                 result = V.ite(present, found, args[1])
             elif name == "get":
-                result = Val(TypeRef("optional", (vt,)), found.z, z3.Not(present)) if vt.kind in V.SCALARS \
+                result = Val(TypeRef("optional", (vt,)), found.z, z3.Not(present)) if vt.kind in V.SCALARS + ("tuple",) \
                     else None
                 if result is None:
                     raise self.unsupported(node, f"dict.get() without a default on a {d.type}")

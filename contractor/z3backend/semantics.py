@@ -221,8 +221,11 @@ class ClassSemantics:
             ex.frame.locals = {"self": Val(TypeRef("class", name=self.model.name), SELF), **params, **(extra or {})}
             ex.frame.old = dict(old_params or params)
             ex.old_oid = OLD if old is not None else None
-            if assume is not None:
-                ex.assume(assume)
+            # the conditions are only ever used together: each is read assuming the ones
+            # before it (a bound `len(self.s) <= 2` then makes a later `self.s <= {0, 1}` exact)
+            earlier = ([assume] if assume is not None else []) + parts
+            if earlier:
+                ex.assume(z3.And(*earlier))
             try:
                 value = ex.condition(cond.expr)
                 if not z3.is_false(state.unknown):

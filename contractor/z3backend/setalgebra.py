@@ -49,14 +49,19 @@ class SetAlgebra:
         other = b.z if b.z is not None else z3.Empty(V.sort_of(TypeRef(b.kind, t.args)))
         if b.z is not None and b.type.args and b.type.args != t.args:
             raise self.unsupported(node, f"set operation on {a.type} and {b.type}")
+        # a set's elements are distinct: appending them needs no membership test (a list's may repeat)
+        put_b = (lambda acc, x: z3.Concat(acc, z3.Unit(x))) if b.kind == "set" else M.add
+
+        def put_a(acc: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
+            return z3.Concat(acc, z3.Unit(x))
         if op == "|":
-            return Val(t, self.walk(other, a.z, lambda acc, x: M.add(acc, x), node))
+            return Val(t, self.walk(other, a.z, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
         if op == "&":
-            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), M.add(acc, x), acc), node))
+            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), put_a(acc, x), acc), node))
         if op == "-":
-            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, M.add(acc, x)), node))
-        left_only = self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, M.add(acc, x)), node)
-        return Val(t, self.walk(other, left_only, lambda acc, x: z3.If(M.has(a.z, x), acc, M.add(acc, x)), node))
+            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, put_a(acc, x)), node))
+        left_only = self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, put_a(acc, x)), node)
+        return Val(t, self.walk(other, left_only, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
 
     def walk(self, seq: z3.SeqRef, acc: z3.SeqRef, step, node: ast.AST) -> z3.SeqRef:
         """acc folded with step over seq's first --unroll elements; longer: unknown."""
@@ -66,6 +71,19 @@ class SetAlgebra:
                 break  # the assumptions rule out a k-th element
             acc = z3.If(k < n, step(acc, seq[k]), acc)
         self.past_bound(n > self.unroll, node)
+        return acc
+
+    def set_without(self, s: Val, x: z3.ExprRef, node: ast.AST) -> z3.SeqRef:
+        """s without x (discard, remove): where s's size is bounded, a filter over its
+        positions, which z3 decides far faster than the IndexOf/Extract of mappings.remove."""
+        n = z3.Length(s.z)
+        if not self.bounded(n):
+            return M.remove(s.z, x)
+        acc = empty(s)
+        for k in range(self.unroll):
+            if not self.feasible(z3.And(self.active(), k < n)):
+                break
+            acc = z3.If(z3.And(k < n, s.z[k] != x), z3.Concat(acc, z3.Unit(s.z[k])), acc)
         return acc
 
     def dict_merge(self, a: Val, b: Val, node: ast.AST) -> Val:

@@ -92,7 +92,7 @@ def settled(e: z3.ExprRef, timeout_ms: int = 2000) -> z3.ExprRef:
         if answer == z3.unknown:
             return e
         pairs.append((q, z3.BoolVal(answer == z3.sat)))
-    return z3.simplify(z3.substitute(e, *pairs)) if pairs else e
+    return z3.simplify(z3.substitute(e, *pairs)) if pairs else z3.simplify(e)
 
 
 def fp_to_float(v: z3.FPNumRef) -> float:
