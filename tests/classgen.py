@@ -86,7 +86,8 @@ COLLECTIONS = {
         ("len(self.c0)", "sum(self.c0.values())", "self.c0.get({c}, -1)"),
         ("{c} in self.c0", "self.c0.get({c}) == 1", "any(v == 0 for v in self.c0.values())"),
         ("self.c0[{c}] = 1 - self.c0.get({c}, 1)", "self.c0.pop({c}, None)",
-         "self.c0 = {{k: 1 - v for k, v in self.c0.items()}}", "self.c0 = {{k: v for k, v in self.c0.items() if k != {c}}}")),
+         "self.c0 = {{k: 1 - v for k, v in self.c0.items()}}",
+         "self.c0 = {{k: v for k, v in self.c0.items() if k != {c}}}")),
 }
 
 

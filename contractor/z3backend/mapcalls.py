@@ -159,8 +159,8 @@ class MapCalls:
             if len(args) == 2:
                 result = V.ite(present, found, args[1])
             elif name == "get":
-                result = Val(TypeRef("optional", (vt,)), found.z, z3.Not(present)) if vt.kind in V.SCALARS + ("tuple",) \
-                    else None
+                optional = vt.kind in V.SCALARS or vt.kind == "tuple"
+                result = Val(TypeRef("optional", (vt,)), found.z, z3.Not(present)) if optional else None
                 if result is None:
                     raise self.unsupported(node, f"dict.get() without a default on a {d.type}")
             else:
