@@ -211,7 +211,7 @@ class ClassSemantics:
         object's fields and the parameters: consistent, but unconstrained, so every answer
         that depends on it is a may-answer.
         """
-        parts = []
+        parts: list[z3.BoolRef] = []
         for i, cond in enumerate(conds):
             objects = {SELF: dict(fields)}
             if old is not None:
