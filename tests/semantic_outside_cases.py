@@ -127,3 +127,24 @@ class C:
             raise RuntimeError("not finished")
         self.done = False
 ''', {"cm": [contextlib.suppress(ZeroDivisionError)], "n": [0, 1], "done": BOOLS}, exact=False))
+OUTSIDE_CASES.append(
+    # while reading raise guards, a value outside code returns is taken to be usable (the
+    # call returns normally, and not a None its caller would trip on): the guard after it
+    # decides, as it does for the real helper
+    Case("guards_take_outside_results_as_usable", '''def make():
+    return []
+
+
+class C:
+    def __init__(self) -> None:
+        self.bad = False
+
+    def spoil(self) -> None:
+        self.bad = True
+
+    def use(self) -> None:
+        x = make()
+        x.append(1)
+        if self.bad:
+            raise RuntimeError("spoilt")
+''', {"bad": BOOLS}, exact=False))

@@ -29,6 +29,7 @@ from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import free_constants
 
 # builtins whose result type is known whatever their arguments
 _RESULT_TYPES = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
@@ -91,9 +92,14 @@ class OutsideEvaluator:
         return self.fresh(t, hint)
 
     def none_raises(self, v: Val, exc: str, node: ast.AST) -> None:
-        """Using an opaque value that is None raises, as Python does (also while reading
-        raise guards: None has no outside code that could return normally)."""
-        self.raise_if(O.is_none(v.z), exc, node)
+        """Using an opaque value that is None raises, as Python does. While reading raise
+        guards, only where the object's state or the arguments decide it is None: a value
+        outside code made (a call's result) is taken to be one its caller can use, as that
+        code is taken to return normally there."""
+        none = O.is_none(v.z)
+        if self.state.outside_returns and any("!" in str(c) for c in free_constants(none)):
+            return  # made up on the way (see z3backend/guards.py): chosen with the outcome
+        self.raise_if(none, exc, node)
 
     def as_value(self, r: Any, node: ast.AST) -> Any:
         """An External or Member read as a value: an opaque value (None-ness checked)."""

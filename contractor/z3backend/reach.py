@@ -9,6 +9,9 @@ on the call stack and every field of every object; a list is updated where it is
 stored, and a list that another place may share (a local aliasing a field, an
 expression that is neither a place nor a fresh value) makes the statement untranslated
 (its paths unknown, never a guess). Immutable values (numbers, strings, None) stay.
+An untyped object is "the same" where the code makes it so (an assignment, a value
+that is one of several on different paths): two untyped values from different sources
+(two parameters, a parameter and a field) are taken to be different objects.
 
 Not covered (see README, "Code outside the analysed source"): an object reachable from
 an argument only through another untyped object's attributes (a wrapper's buffer), and
@@ -28,6 +31,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import free_constants
 
 CONTAINERS = ("list", "dict", "set")
 # expressions whose value is a new object no other place holds
@@ -93,10 +97,22 @@ class Reach:
             return [p for x in V.tuple_items(v) for p in self._opaque_parts(x)]
         return []
 
+    def _names(self, term: z3.ExprRef) -> frozenset[str]:
+        """The constants a term is built from (memoised: the same terms recur in every place)."""
+        memo = self.__dict__.setdefault("_constant_names", {})
+        key = term.get_id()
+        if key not in memo:
+            memo[key] = (term, frozenset(str(c) for c in free_constants(term)))
+        return memo[key][1]
+
     def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:
-        """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`."""
+        """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`,
+        where v's identity is made of the same values (see the module docstring)."""
         if v.kind == "opaque":
-            same = z3.And(act, O.oid(v.z) == identity)
+            mine = O.oid(v.z)
+            if not (z3.eq(mine, identity) or self._names(mine) & self._names(identity)):
+                return v  # another object, as far as the code tells
+            same = z3.And(act, mine == identity)
             return Val(v.type, O.make(O.oid(v.z), O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):
             items = [self._retruth(x, identity, truth, act) for x in V.tuple_items(v)]
