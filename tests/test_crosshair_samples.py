@@ -218,6 +218,7 @@ def test_auto_on_the_text_file_needs_no_crosshair(tmp_path):
     assert ts.stats.queries_by_backend.get("crosshair", 0) == 0
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_z3_alone_decides_the_connection_pool():
     ts = infer(f"{SAMPLES}/pool.py:ConnectionPool", InferOptions(backend="z3"))
     assert initial(ts) == {NONE_OPEN}

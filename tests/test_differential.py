@@ -223,6 +223,7 @@ def test_tool_equals_brute_force(generated: Generated) -> None:
     _analyse(generated)
 
 
+@pytest.mark.slow  # 300 generated classes: the quick loop's slowest (pytest --durations, issue 12)
 def test_generated_classes_include_loops_past_the_bound_and_inheritance() -> None:
     """What the derandomized CI run (CI=true) of the tests above draws: classes whose loops
     run past the unroll bound (the tool then need only contain the brute force), classes

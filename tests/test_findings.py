@@ -79,6 +79,7 @@ def test_text_output_prints_each_finding_as_path_line_col_severity_message_kind(
     assert note.startswith("tank.py:10:5: note: counterexample: ") and "level=0" in note
 
 
+@pytest.mark.slow  # several subprocess runs: the quick loop's slowest (pytest --durations, issue 12)
 def test_fail_on_exits_1_only_when_a_finding_is_that_severe(tmp_path):
     assert _infer(tmp_path, "--fail-on", "error").returncode == 1
     assert _infer(tmp_path, "--fail-on", "warning").returncode == 1

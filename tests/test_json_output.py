@@ -5,9 +5,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import os
 from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from contractor.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -32,10 +35,15 @@ class Broken:
 '''
 
 
-def _infer(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "contractor", "infer", *args, "--format", "json", "--backend", "z3",
-                           "--no-svg", "--no-html", "--no-progress", "--no-cache"],
-                          cwd=cwd, capture_output=True, text=True, timeout=300)
+def _infer(cwd: Path, *args: str, fmt: str = "json") -> Result:
+    """`contractor infer` in this process (stdout and stderr apart), run in `cwd`."""
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, ["infer", *args, "--format", fmt, "--backend", "z3", "--no-svg",
+                                         "--no-html", "--no-progress", "--no-cache"])
+    finally:
+        os.chdir(previous)
 
 
 def _strict(text: str):
@@ -47,7 +55,7 @@ def _strict(text: str):
 def test_one_shape_for_one_class_several_and_failures(tmp_path):
     door, turnstile = str(REPO / "samples" / "door.py") + ":Door", str(REPO / "samples" / "turnstile.py")
     one = _infer(tmp_path, door)
-    assert one.returncode == 0, one.stderr
+    assert one.exit_code == 0, one.stderr
     data = _strict(one.stdout)
     assert list(data) == ["schema", "typestates", "errors"] and data["errors"] == []
     assert [t["class"] for t in data["typestates"]] == ["Door"]
@@ -55,13 +63,13 @@ def test_one_shape_for_one_class_several_and_failures(tmp_path):
     assert [t["class"] for t in two["typestates"]] == ["Door", "Turnstile"] and two["errors"] == []
     (tmp_path / "broken.py").write_text(BROKEN)
     mixed = _infer(tmp_path, door, "broken.py:Broken")
-    assert mixed.returncode == 2
+    assert mixed.exit_code == 2
     data = _strict(mixed.stdout)
     assert [t["class"] for t in data["typestates"]] == ["Door"]
     (error,) = data["errors"]
     assert error["target"] == "broken.Broken" and "does not parse" in error["message"]
     failed = _infer(tmp_path, "broken.py:Broken")
-    assert failed.returncode == 2
+    assert failed.exit_code == 2
     assert _strict(failed.stdout) == {"schema": 1, "typestates": [], "errors": [
         {"target": "broken.Broken", "message": error["message"]}]}
 
@@ -70,13 +78,10 @@ def test_a_nan_witness_is_written_as_strict_json(tmp_path):
     """poison() is enabled only by a NaN argument: its witness is a NaN float."""
     (tmp_path / "nanny.py").write_text(NANNY)
     run = _infer(tmp_path, "nanny.py:Nanny", "--out", "o")
-    assert run.returncode == 0, run.stderr
+    assert run.exit_code == 0, run.stderr
     printed = _strict(run.stdout)
     written = _strict((tmp_path / "o" / "typestate.json").read_text())
     assert printed["typestates"] == [written]
     poisons = [t for t in written["transitions"] if t["method"] == "poison"]
     assert poisons and all(t["witness"]["args"]["x"] == {"__float__": "nan"} for t in poisons), poisons
-    sarif = subprocess.run([sys.executable, "-m", "contractor", "infer", "nanny.py:Nanny", "--backend", "z3",
-                            "--format", "sarif", "--no-svg", "--no-html", "--no-cache", "--out", "s"],
-                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    _strict(sarif.stdout)
+    _strict(_infer(tmp_path, "nanny.py:Nanny", "--out", "s", fmt="sarif").stdout)

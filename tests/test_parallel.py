@@ -89,6 +89,7 @@ def test_flags_in_parallel_equal_sequential(tmp_path: Path, backend: str) -> Non
     assert parallel == sequential
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_a_solver_heavy_class_in_parallel_equals_sequential(tmp_path: Path) -> None:
     path = tmp_path / "budget.py"
     path.write_text(BUDGET)

@@ -66,6 +66,7 @@ def test_derived_names():
     assert derived_name("(some n: n > 0)") is None and derived_name("self.a or self.b") is None
 
 
+@pytest.mark.slow  # several subprocess runs: the quick loop's slowest (pytest --durations, issue 12)
 def test_state_names_are_the_ids_in_every_output(tmp_path):
     door = str(REPO / "samples" / "door.py") + ":Door"
     run = subprocess.run([sys.executable, "-m", "contractor", "infer", door, "--backend", "z3", "--state-names",

@@ -76,6 +76,7 @@ def test_an_internal_error_exits_70_and_says_where_to_report(tmp_path):
     assert "RuntimeError: a bug" in result.stderr and "report" in result.stderr
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_max_states_stops_at_exactly_n(tmp_path):
     for n in (1, 2, 3):
         result = contractor("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--max-states", str(n),

@@ -110,6 +110,7 @@ def test_a_budget_ends_a_spinning_worker(tmp_path):
     assert any("budget" in f["message"] for f in data["findings"])
 
 
+@pytest.mark.slow  # CrossHair without its cache: the quick loop's slowest (pytest --durations, issue 12)
 def test_an_unwritable_working_folder_runs_without_the_cache(tmp_path):
     (tmp_path / "named.py").write_text("import re\n" + REGEX_CLASS)
     data, _ = run_json("/proc", f"{tmp_path}/named.py:Named", "--backend", "auto", "--timeout", "3",
