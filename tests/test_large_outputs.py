@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 words = st.lists(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,30}\??", fullmatch=True), min_size=1, max_size=12)
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 @given(words, st.integers(min_value=5, max_value=40))
 def test_wrap_is_textwraps(names: list[str], width: int) -> None:
     text = ", ".join(names)

@@ -54,6 +54,7 @@ def test_a_folder_infers_every_class_with_contracts_into_its_own_folder(project)
     assert run.stdout.count("Wrote output/") == 3
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_pyproject_settings_apply_and_the_command_line_overrides_them(project):
     (project / "pyproject.toml").write_text(
         '[tool.contractor]\nbackend = "z3"\ntargets = ["samples/door.py:Door"]\nout = "report"\n'

@@ -64,6 +64,7 @@ def test_the_z3_backend_never_imports_the_module(tmp_path):
     assert not [f for f in data["findings"] if f["kind"] == "crosshair_unavailable"]
 
 
+@pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_a_module_that_cannot_be_imported_keeps_z3s_answer_under_auto(tmp_path):
     (tmp_path / "named.py").write_text("import re\nimport a_package_that_is_not_installed\n" + REGEX_CLASS)
     z3_data, _ = run_json(tmp_path, "named.py:Named", "--backend", "z3")
