@@ -5,6 +5,8 @@ iff that run does not end in an explicit `raise` or failing `assert` of the clas
 
 from __future__ import annotations
 
+import ast
+
 from semantic_cases import BOOLS, Case
 
 GUARD_CASES = [
@@ -29,6 +31,29 @@ GUARD_CASES = [
     def close(self) -> None:
         self.state = "closed"
 ''', {"state": ["idle", "open", "closed"]}, {"send": {"cmd": ["x", "\n", " y"]}}),
+    # a parameter of a type z3 does not model (ast.AST) is an untyped value, and `in` on a
+    # field z3 does not model asks outside code: the guard on `open` is still read (before:
+    # the whole guard was an unknown predicate)
+    Case("guard_with_an_unmodelled_parameter_and_container", '''import ast
+
+
+class C:
+    def __init__(self) -> None:
+        self.seen: dict[ast.AST, int] = {}
+        self.open = True
+
+    def visit(self, node: ast.AST) -> None:
+        if not self.open:
+            raise RuntimeError("closed")
+        if node in self.seen:
+            return
+
+    def close(self) -> None:
+        if not self.open:
+            raise RuntimeError("closed twice")
+        self.open = False
+''', {"seen": [{}], "open": BOOLS}, {"visit": {"node": [ast.Name(id="x")]}},
+         exact=False, findings=(("may_raise", "visit"),)),
     # a guard in a helper the method calls first (inlined)
     Case("guard_in_a_helper", '''class C:
     def __init__(self) -> None:

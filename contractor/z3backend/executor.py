@@ -10,6 +10,7 @@ still be answered, as a may-answer, and never wrongly.
 from __future__ import annotations
 
 import ast
+import time
 from typing import Any
 
 import z3
@@ -145,6 +146,9 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             if z3.is_false(z3.simplify(self.active())):
                 return
             try:
+                if self.state.deadline is not None and time.monotonic() >= self.state.deadline:
+                    raise UnsupportedConstruct("a statement reached after the time budget ran out (--budget)",
+                                               self.loc(stmt))
                 self.run_stmt(stmt, writes)
             except UnsupportedConstruct as err:
                 self.mark_unknown(err, stmt, writes)

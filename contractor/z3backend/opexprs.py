@@ -90,6 +90,15 @@ class OperatorEvaluator:
         self.raise_if(fails, "ZeroDivisionError", node)
         return result
 
+    def contains_unmodelled(self, left: Val, node: ast.Compare) -> z3.BoolRef:
+        """`left in x` where z3 does not model x (a Mapping[ast.AST, Any] field): its
+        __contains__ is code outside the analysed source, answering either way (the
+        answers using it are may) and possibly raising (a finding, never a guard)."""
+        if not self.state.outside_returns:
+            fails = self.fresh(BOOL, "raises!in")
+            self.raise_if(fails.z, "an exception from `in`", node)
+        return self.fresh_typed(BOOL, "`in` on a value z3 does not model", node).z
+
     def e_Compare(self, node: ast.Compare) -> Val:
         left = self.eval(node.left)
         parts = []
@@ -103,9 +112,14 @@ class OperatorEvaluator:
                     self.guard = z3.And(self.guard, parts[-1])
                     left = right
                     continue
-                if not isinstance(right, Val) or right.kind == "any":
+                if isinstance(right, Val) and right.kind == "any" and isinstance(op, (ast.In, ast.NotIn)) \
+                        and left.kind != "class":
+                    c = self.contains_unmodelled(left, node)
+                    c = c if isinstance(op, ast.In) else z3.Not(c)
+                elif not isinstance(right, Val) or right.kind == "any":
                     raise self.unsupported(right_node, "a value the z3 backend does not model after `in`")
-                c = self.compare(op, left, right, node)
+                else:
+                    c = self.compare(op, left, right, node)
                 parts.append(c)
                 self.guard = z3.And(self.guard, c)  # chained: later operands only if earlier hold
                 left = right

@@ -85,6 +85,12 @@ def modelled(t: TypeRef) -> bool:
         return False
 
 
+def _names_a_class(t: TypeRef) -> bool:
+    """Whether a value of `t` may be an object of a user class (the analysed one included:
+    as an untyped value, calls on it would not be seen to change `self`)."""
+    return t.kind == "class" or any(_names_a_class(a) for a in t.args)
+
+
 def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
     """The call's result where its path was not followed to the end (a loop past the
     bound, recursion past the inlining depth, an untranslated statement): arbitrary, of
@@ -250,6 +256,11 @@ class ClassSemantics:
     def params(self, method: Method, prefix: str) -> dict[str, Val]:
         out = {}
         for p in method.params:
+            if p.type is not None and not modelled(p.type) and not _names_a_class(p.type):
+                # a type z3 does not model (ast.AST, dict[str, Any], ...): an untyped value,
+                # which can be anything the type allows and more (opaque.py)
+                out[p.name] = V.fresh(TypeRef("opaque"), f"{prefix}{p.name}")
+                continue
             if p.type is None or not modelled(p.type):
                 raise UnsupportedConstruct(f"parameter `{p.name}` without a bool/int/float/str/Enum/Optional/list type")
             out[p.name] = V.fresh(p.type, f"{prefix}{p.name}")
@@ -312,7 +323,7 @@ class ClassSemantics:
         to read its raise guards, code outside the analysed source returns normally)."""
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
-        state = ExecState(objects, outside_returns=guards)
+        state = ExecState(objects, outside_returns=guards, deadline=self.deadline)
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
@@ -325,7 +336,7 @@ class ClassSemantics:
         """Run a constructor (`__init__` on a blank object, or a factory classmethod)."""
         args = self.params(ctor, prefix)
         blank = blank_object(self.model)
-        state = ExecState({SELF: blank})
+        state = ExecState({SELF: blank}, deadline=self.deadline)
         ex = self.executor(state, prefix)
         pre = self.ctor_pre(ctor, args)
         ex.assume(z3.And(*[V.well_formed(v) for v in args.values()], pre))

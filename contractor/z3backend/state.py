@@ -62,6 +62,7 @@ class ExecState:
     outside_returns: bool = False
     outside: z3.BoolRef = FALSE  # the paths that used a value chosen by outside code (outside.py)
     outside_sites: list[Site] = field(default_factory=list)
+    deadline: float | None = None  # time.monotonic(): the run's budget; statements after it are not followed
 
     def new_object(self, fields: dict[str, Val]) -> int:
         oid = self.next_object

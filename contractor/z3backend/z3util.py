@@ -24,17 +24,47 @@ def make_solver(timeout_ms: int) -> z3.Solver:
 
 
 def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
-    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else unchanged."""
+    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else where
+    its model-based projection (qe2) does, else unchanged."""
     if not z3.is_quantifier(formula) and not _has_quantifier(formula):
         return formula
+    result = _apply("qe", formula, timeout_ms)
+    if result is None:
+        result = _projected(formula, timeout_ms)
+    return formula if result is None else result
+
+
+def _apply(name: str, formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
     try:
-        tactic = z3.TryFor(z3.Then(z3.Tactic("qe"), z3.Tactic("simplify")), max(1, timeout_ms))
+        tactic = z3.TryFor(z3.Then(z3.Tactic(name), z3.Tactic("simplify")), max(1, timeout_ms))
         goals = tactic(formula)
     except z3.Z3Exception:
-        return formula
+        return None
     parts = [f for g in goals for f in g]
     result = z3.And(*parts) if len(goals) == 1 else z3.Or(*[z3.And(*g) for g in goals])
-    return formula if _has_quantifier(result) else result
+    return None if _has_quantifier(result) else result
+
+
+def _projected(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
+    """qe2, which takes no uninterpreted function: each application (over free constants
+    only, as the callers' formulas have them) stands as a constant meanwhile (exact: the
+    quantified values are not under any)."""
+    from contractor.z3backend import dag
+
+    nodes = dag.postorder(formula)
+    bound_under = {k for k, n in nodes.items() if n.kind == z3.Z3_VAR_AST}
+    for k, n in nodes.items():  # nodes mentioning a bound variable
+        if any(a in bound_under for a in n.args):
+            bound_under.add(k)
+    apps = [dag.expr(formula, n) for k, n in nodes.items()
+            if n.kind == z3.Z3_APP_AST and n.args and n.decl_kind == z3.Z3_OP_UNINTERPRETED]
+    if any(a.get_id() in bound_under for a in apps):
+        return None
+    pairs = [(a, z3.Const(f"qe2!app!{i}", a.sort())) for i, a in enumerate(apps)]
+    result = _apply("qe2", z3.substitute(formula, *pairs) if pairs else formula, timeout_ms)
+    if result is None or not pairs:
+        return result
+    return z3.substitute(result, *[(c, a) for a, c in pairs])
 
 
 def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
