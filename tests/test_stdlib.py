@@ -5,9 +5,17 @@ Slow (tens of seconds on a loaded machine): marked so."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from contractor.api import InferOptions, infer
+
+REPO = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.slow
 
@@ -49,3 +57,37 @@ def test_asyncio_lock_release_only_after_acquire() -> None:
     after_acquire = {_enabled(ts, t.target) for t in ts.transitions if t.method == "acquire"}
     assert any("release" in e for e in after_acquire)
     assert all("locked" in _enabled(ts, s.id) for s in ts.states)
+
+
+def test_asyncio_lock_protocol_holds_on_the_real_class() -> None:
+    """What the typestate says of Lock, confirmed by running the real class."""
+    from asyncio.locks import Lock
+
+    with pytest.raises(RuntimeError, match="not acquired"):
+        Lock().release()  # release: disabled on a new lock
+
+    async def acquire_then_release() -> bool:
+        lock = Lock()
+        await lock.acquire()
+        held = lock.locked()
+        lock.release()  # enabled after acquire
+        return held and not lock.locked()
+
+    assert asyncio.run(acquire_then_release())
+
+
+def test_the_readme_shows_the_real_output_for_lock(tmp_path) -> None:
+    text = (REPO / "README.md").read_text()
+    expected = text.split("$ contractor infer asyncio.locks:Lock --backend z3\n", 1)[1].split("```", 1)[0]
+    run = subprocess.run([sys.executable, "-m", "contractor", "infer", "asyncio.locks:Lock", "--backend", "z3",
+                          "--no-svg", "--no-html", "--out", str(tmp_path / "out")],
+                         cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    got = run.stdout.splitlines()
+    lines = expected.rstrip("\n").splitlines()
+    if lines[-1] == "...":  # the README shows the beginning
+        lines, got = lines[:-1], got[:len(lines) - 1]
+    assert len(got) == len(lines), run.stdout
+    bad = [(e, g) for e, g in zip(lines, got)
+           if re.fullmatch(".*".join(map(re.escape, e.split("..."))), g) is None]
+    assert bad == []

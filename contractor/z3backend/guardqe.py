@@ -62,7 +62,7 @@ def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], timeout_ms: int) ->
         z3.And(*[b if v else z3.Not(b) for b, v in zip(bits, vec)]) for vec in vectors]))
     easy = [c for c in chosen if str(c) not in hard] + bits
     formula = z3.Exists(easy, body) if easy else body
-    eliminated = eliminate_quantifiers(formula, timeout_ms)
+    eliminated = eliminate_quantifiers(formula, timeout_ms, project=True)
     if eliminated is formula:
         return None
     return Elimination(eliminated, exact)

@@ -64,7 +64,7 @@ def _exists(sem, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef
     if not chosen:
         return z3.simplify(ok)
     formula = z3.Exists(chosen, ok)
-    eliminated = eliminate_quantifiers(formula, sem.qe_timeout_ms)
+    eliminated = eliminate_quantifiers(formula, sem.qe_timeout_ms, project=True)
     if eliminated is not formula:
         return eliminated
     hard = eliminate_hard(ok, chosen, sem.qe_timeout_ms)  # strings and other sorts qe cannot take

@@ -23,13 +23,13 @@ def make_solver(timeout_ms: int) -> z3.Solver:
     return s
 
 
-def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef:
-    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else where
-    its model-based projection (qe2) does, else unchanged."""
+def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int, project: bool = False) -> z3.BoolRef:
+    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else (with
+    `project`, for raise guards) where its model-based projection (qe2) does, else unchanged."""
     if not z3.is_quantifier(formula) and not _has_quantifier(formula):
         return formula
     result = _apply("qe", formula, timeout_ms)
-    if result is None:
+    if result is None and project:
         result = _projected(formula, timeout_ms)
     return formula if result is None else result
 
