@@ -23,6 +23,7 @@ from contractor.z3backend import values as V
 from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.invtext import InvariantText
+from contractor.z3backend.membership import push
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
@@ -125,7 +126,7 @@ class Z3Backend:
         o = self.outcome(name)
         if isinstance(o, UnsupportedConstruct):
             return None
-        parts = [V.well_formed(v) for v in o.args.values()]
+        parts = [V.well_formed(v, asserted=True) for v in o.args.values()]
         parts.append(o.pre)
         parts.append(z3.Not(o.raised))
         return parts, o
@@ -141,7 +142,7 @@ class Z3Backend:
         """A solver for a method's queries, and the enabledness bits of the pre- and post-object."""
         solver = make_solver(self.timeout_ms)
         enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
-        solver.add(*parts)
+        solver.add(*[push(p) for p in parts])  # membership through the method's updates
         pre_bits = None
         if with_source:
             solver.add(self.sem.post_invariant)  # distinct set items: refined per model
@@ -192,7 +193,7 @@ class Z3Backend:
             # where the body could not be followed, its postconditions are assumed (when
             # they translate): the contract is all that is known of those paths
             assumed = o.post_ok if o.post_exact else z3.BoolVal(True)
-            phases.append((z3.And(o.unknown, assumed), False))
+            phases.append((push(z3.And(o.unknown, assumed)), False))
         refinements = 0
         for cond, exact in phases:
             solver.push()
@@ -303,7 +304,8 @@ class Z3Backend:
     def havoc_targets(self, name: str, source: Enabled | None) -> list[Target]:
         """The method's effect is unknown: any state consistent with the invariant, as may."""
         fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
-        solver, enc, bits = self.setup([V.well_formed(v) for v in fields.values() if v.kind != "any"], None, fields)
+        wf = [V.well_formed(v, asserted=True) for v in fields.values() if v.kind != "any"]
+        solver, enc, bits = self.setup(wf, None, fields)
         reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
                       "untranslated method")
         out = []

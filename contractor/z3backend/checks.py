@@ -96,4 +96,4 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
 def _wf(v):
     from contractor.z3backend.values import well_formed
 
-    return well_formed(v)
+    return well_formed(v, asserted=True)

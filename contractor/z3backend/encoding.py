@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import z3
 
+from contractor.z3backend.membership import push
 from contractor.z3backend.values import Val, fresh, well_formed
 from contractor.z3backend.z3util import make_solver
 
@@ -65,20 +66,22 @@ class Encoder:
             params, pre = self.sem.quantified[m]
             skolem = {k: _rename(v, f"sk{self.skolems}!{k}") for k, v in params.items()}
             self.solver.add(z3.Implies(b, self.instantiate(m, obj, skolem)))
-            for args in self.term_instances(params, obj):
+            for args in self.term_instances(params, obj, members_only(params, pre)):
                 self.solver.add(z3.Implies(self.instantiate(m, obj, args), b))
             self.lazy.append(Lazy(m, b, obj))
         return out
 
-    def term_instances(self, params: dict[str, Val], obj: dict[str, Val]):
+    def term_instances(self, params: dict[str, Val], obj: dict[str, Val], members: set[str] = frozenset()):
         """Candidate arguments built from the object's own terms (its fields, the first list,
         set and dict elements): `pre(obj, t) -> enabled` is valid for any t, and these
         instances are the ones that usually decide enabledness (`x in self.items` by
         `self.items[0]`). For an int or str parameter one more candidate is a fresh value
         outside every collection of the object and unequal to its fields of that type (one
-        always exists: the type is infinite), which decides `x not in self.sessions`."""
+        always exists: the type is infinite), which decides `x not in self.sessions`. A
+        parameter the precondition requires to be in a collection (`members`) gets only
+        that collection's elements (the others could not meet it, and slow z3 down)."""
         per_param = []
-        for p in params.values():
+        for name, p in params.items():
             cands = [v for v in obj.values() if v.type == p.type]
             outside = []
             for v in obj.values():
@@ -90,13 +93,15 @@ class Encoder:
                 cands += [Val(p.type, seq[i]) for i in range(TERM_INDICES if v.kind == "list" else 1)]
                 cands.append(Val(p.type, seq[n - 1]))
                 outside.append(seq)
-            if p.kind in OUTSIDE_KINDS and outside:
+            if name in members:
+                pass
+            elif p.kind in OUTSIDE_KINDS and outside:
                 self.skolems += 1
                 c = fresh(p.type, f"outside{self.skolems}!{p.type}")
                 self.solver.add(*[z3.Not(z3.Contains(seq, z3.Unit(c.z))) for seq in outside],
                                 *[c.z != v.z for v in obj.values() if v.type == p.type])
                 cands.append(c)
-            if p.kind == "str":  # a text no condition is likely to single out: decides `s != ""`
+            if p.kind == "str" and name not in members:  # a text no condition is likely to single out
                 cands.append(Val(p.type, z3.StringVal("contractor")))
             if not cands:
                 return []
@@ -112,7 +117,7 @@ class Encoder:
             pairs.append((v.z, args[k].z))
             if v.kind == "optional":
                 pairs.append((v.is_none, args[k].is_none))
-        body = z3.substitute(pre, *pairs) if pairs else pre
+        body = push(z3.substitute(pre, *pairs)) if pairs else pre
         return z3.And(*[well_formed(a) for a in args.values()], body)
 
     def refine_distinct(self, model: z3.ModelRef) -> bool:
@@ -160,6 +165,17 @@ class Encoder:
             self.solver.add(z3.Implies(self.instantiate(item.method, item.obj, witness), item.bit))
             refined = True
         return REFINED if refined else UNDECIDED if undecided else OK
+
+
+def members_only(params: dict[str, Val], pre: z3.BoolRef) -> set[str]:
+    """The parameters `pre` requires to be in some collection (a top-level `p in s`)."""
+    from contractor.z3backend.miniscope import conjuncts
+
+    found = set()
+    for c in conjuncts(pre):
+        if z3.is_app_of(c, z3.Z3_OP_SEQ_CONTAINS) and z3.is_app_of(c.arg(1), z3.Z3_OP_SEQ_UNIT):
+            found |= {n for n, p in params.items() if c.arg(1).arg(0).eq(p.z)}
+    return found
 
 
 def _items(model: z3.ModelRef, seq: z3.SeqRef, limit: int = 64) -> list[z3.ExprRef]:

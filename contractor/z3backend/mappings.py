@@ -14,6 +14,7 @@ result that depends on the order of a set's iteration may differ (not on a dict'
 from __future__ import annotations
 
 import functools
+import zlib
 from collections.abc import Callable
 
 import z3
@@ -54,10 +55,20 @@ def empty_dict(sort: z3.DatatypeSortRef) -> z3.DatatypeRef:
 
 
 def distinct(seq: z3.SeqRef) -> z3.BoolRef:
-    """No element occurs twice."""
+    """No element occurs twice (valid in any position of a formula)."""
     # each element's first occurrence is where it is: one bound variable, cheaper than i < j
     i = z3.Int("dist!i")
     return z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(seq)), z3.IndexOf(seq, z3.Unit(seq[i]), 0) == i))
+
+
+def distinct_asserted(seq: z3.SeqRef) -> z3.BoolRef:
+    """No element occurs twice, for a constraint asserted as it is (not negated, not under a
+    quantifier): some function maps each element back to its position. One bound variable and
+    no `indexof`, which z3's sequence solver handles badly; the function is free, so the
+    formula means "distinct" only where the solver may choose it."""
+    i = z3.Int("dist!i")
+    pos = z3.Function(f"pos!{zlib.crc32(seq.sexpr().encode())}", seq.sort().basis(), z3.IntSort())
+    return z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(seq)), pos(seq[i]) == i))
 
 
 def has(seq: z3.SeqRef, x: z3.ExprRef) -> z3.BoolRef:
@@ -71,9 +82,9 @@ def add(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
 
 def remove(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
     """seq without (its only occurrence of) x."""
-    n = z3.Length(seq)
     at = z3.IndexOf(seq, z3.Unit(x), 0)
-    return z3.If(at < 0, seq, z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, n - at - 1)))
+    # the rest runs to the end (extract clamps): membership.py recognises this shape
+    return z3.If(at < 0, seq, z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, z3.Length(seq))))
 
 
 def same_elements(a: z3.SeqRef, b: z3.SeqRef) -> z3.BoolRef:

@@ -21,6 +21,8 @@ from contractor.model import ClassModel, Condition, Method, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
+from contractor.z3backend.membership import push
+from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.state import TRUE, ExecState, Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers
@@ -154,7 +156,8 @@ class ClassSemantics:
             self.fields[OPAQUE] = V.fresh(TypeRef("int"), OPAQUE)
         for name, f in self.model.fields.items():
             self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
-        self.wf = z3.And(*[V.well_formed(v) for v in self.fields.values() if v.kind != "any"])
+        # asserted: the invariant is only ever assumed (solvers, contexts), never negated
+        self.wf = z3.And(*[V.well_formed(v, asserted=True) for v in self.fields.values() if v.kind != "any"])
         inv = self.conditions(self.model.invariants, self.fields, {}, "invariant")
         self.invariant = z3.And(self.wf, inv)
         # for objects a method built: their sets and dicts have distinct items by construction
@@ -200,7 +203,7 @@ class ClassSemantics:
 
     def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
         pairs = self.substitution(after)
-        return z3.substitute(formula, *pairs) if pairs else formula
+        return push(z3.substitute(formula, *pairs)) if pairs else formula
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
         return Executor(self.model, self.constants, self.unroll, state, prefix)
@@ -310,11 +313,14 @@ class ClassSemantics:
             fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
             return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
         wf = z3.And(*[V.well_formed(v) for v in params.values()])
-        formula = z3.Exists(self.flat(params), z3.And(wf, pre))
+        scoped = miniscope(params, z3.And(wf, pre))  # parameters decided without a quantifier
+        if not scoped.rest:
+            return z3.simplify(scoped.decided)
+        formula = z3.Exists(self.flat(scoped.rest), scoped.residual)
         eliminated = eliminate_quantifiers(formula, self.qe_timeout_ms)
         if eliminated is formula:
-            self.quantified[method.name] = (params, pre)
-        return eliminated
+            self.quantified[method.name] = (scoped.rest, z3.And(scoped.decided, scoped.residual))
+        return z3.And(scoped.decided, eliminated)
 
     # -- running methods -------------------------------------------------------------
 

@@ -81,10 +81,11 @@ def fresh(t: TypeRef, name: str) -> Val:
     return Val(t, z3.Const(name, sort_of(t)))
 
 
-def well_formed(v: Val, distinct: bool = True) -> z3.BoolRef:
+def well_formed(v: Val, distinct: bool = True, asserted: bool = False) -> z3.BoolRef:
     """Constraints every value of its type meets (an Enum index is in range; a set's
     elements and a dict's keys are distinct, unless `distinct` is False: values built by the
-    translated operations are, and the quantifier is costly)."""
+    translated operations are, and the quantifier is costly). `asserted`: the result is
+    asserted as it is, never negated or quantified (a cheaper distinctness encoding)."""
     if v.kind == "opaque":
         return O.well_formed(v.z)
     if v.kind == "enum":
@@ -92,11 +93,11 @@ def well_formed(v: Val, distinct: bool = True) -> z3.BoolRef:
     if v.kind == "optional" and v.type.args[0].kind == "enum":
         return z3.Or(v.is_none, z3.And(v.z >= 0, v.z < len(v.type.args[0].members)))
     if v.kind == "tuple":
-        return z3.And(*[well_formed(x, distinct) for x in tuple_items(v)])
+        return z3.And(*[well_formed(x, distinct, asserted) for x in tuple_items(v)])
     if v.kind == "set" and v.z is not None and distinct:
-        return M.distinct(v.z)
+        return M.distinct_asserted(v.z) if asserted else M.distinct(v.z)
     if v.kind == "dict" and v.z is not None and distinct:
-        return M.distinct(M.keys(v.z))
+        return M.distinct_asserted(M.keys(v.z)) if asserted else M.distinct(M.keys(v.z))
     return z3.BoolVal(True)
 
 

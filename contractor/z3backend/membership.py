@@ -1,0 +1,245 @@
+"""Membership in sets and dicts pushed through the operations that built them, before a
+formula reaches the solver: `x in (s + [y])` is `x in s or x == y`, `x in remove(s, y)` is
+`x in s and x != y`, `x in (A if c else B)` is `(x in A) if c else (x in B)`, and so on down
+to the field's own sequence. z3's sequence solver decides `contains` over concatenations
+poorly (it splits words: removing a session cannot make "admin" appear took it past any
+timeout); after the rewrite the same facts are propositional.
+
+Only set removal (mappings.remove, recognised by its shape) relies on the sequence being
+distinct, which every set and dict-key sequence is; list operations are rewritten only by
+rules valid for any sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import z3
+
+OP = z3.Z3_OP_SEQ_CONCAT
+
+
+def push(e: z3.ExprRef) -> z3.ExprRef:
+    """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
+    if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
+    memo: dict[int, z3.ExprRef] = {}
+    return _walk(e, memo)
+
+
+def _walk(e: z3.ExprRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+    key = e.get_id()
+    if key in memo:
+        return memo[key]
+    if z3.is_quantifier(e):
+        out = _quantifier(e, memo)
+    elif not z3.is_app(e) or e.num_args() == 0:
+        out = e
+    else:
+        kids = [_walk(c, memo) for c in e.children()]
+        if z3.is_app_of(e, z3.Z3_OP_SEQ_CONTAINS) and z3.is_app_of(kids[1], z3.Z3_OP_SEQ_UNIT):
+            out = member(kids[0], kids[1].arg(0))
+        elif z3.is_app_of(e, z3.Z3_OP_SEQ_LENGTH):
+            out = length(kids[0])
+        elif z3.is_app_of(e, z3.Z3_OP_SEQ_NTH):
+            out = item(kids[0], kids[1])
+        elif any(not k.eq(c) for k, c in zip(kids, e.children())):
+            out = e.decl()(*kids)
+        else:
+            out = e
+    memo[key] = out
+    return out
+
+
+def _quantifier(q: z3.QuantifierRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+    """The quantifier with its body rewritten (bound variables as fresh constants meanwhile);
+    one over the positions of a sequence whose body reads only the item there (quantifiers.py's
+    all/any) is pushed through the sequence's structure, as membership is."""
+    names = [z3.Const(f"{q.var_name(k)}!{q.get_id()}", q.var_sort(k)) for k in range(q.num_vars())]
+    body = z3.substitute_vars(q.body(), *reversed(names))  # de Bruijn index 0 is the last one
+    if len(names) == 1:
+        over = _over_items(q, names[0], body)
+        if over is not None:
+            seq, guard, pred = over
+            return _walk(_each(seq, guard, pred, q.is_forall()), memo)
+    new = _walk(body, memo)
+    if new.eq(body):
+        return q
+    return (z3.ForAll if q.is_forall() else z3.Exists)(names, new)
+
+
+ItemPredicate = Callable[[z3.ExprRef], z3.BoolRef]
+
+
+def _over_items(q: z3.QuantifierRef, i: z3.ArithRef, body: z3.BoolRef) \
+        -> tuple[z3.SeqRef, ItemPredicate, ItemPredicate] | None:
+    """(s, guard, pred) if q is `forall i. 0 <= i < len(s) and guard(s[i]) -> pred(s[i])` or
+    `exists i. 0 <= i < len(s) and guard(s[i]) and pred(s[i])`, i used only in s[i]."""
+    if q.is_forall() and z3.is_implies(body):
+        rng, pred = body.children()
+    elif q.is_exists() and z3.is_and(body):
+        rng, pred = body, z3.BoolVal(True)
+    else:
+        return None
+    parts = rng.children() if z3.is_and(rng) else [rng]
+    seq = next((p.arg(1).arg(0) for p in parts if z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i)
+                and z3.is_app_of(p.arg(1), z3.Z3_OP_SEQ_LENGTH)), None)
+    if seq is None:
+        return None
+    bounds = [p for p in parts if _zero_le(p, i) or (z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i))]
+    if len(bounds) != 2:
+        return None
+    rest = [p for p in parts if not any(p.eq(b) for b in bounds)]
+    x = z3.FreshConst(seq.sort().basis(), "item")
+    guard = z3.substitute(z3.And(*rest) if rest else z3.BoolVal(True), (seq[i], x))
+    pred2 = z3.substitute(pred, (seq[i], x))
+    if _uses(guard, i) or _uses(pred2, i):
+        return None
+    return seq, (lambda v: z3.substitute(guard, (x, v))), (lambda v: z3.substitute(pred2, (x, v)))
+
+
+def _zero_le(p: z3.BoolRef, i: z3.ArithRef) -> bool:
+    """p is `0 <= i` (or `i >= 0`)."""
+    if z3.is_app_of(p, z3.Z3_OP_LE):
+        zero, var = p.children()
+    elif z3.is_app_of(p, z3.Z3_OP_GE):
+        var, zero = p.children()
+    else:
+        return False
+    return var.eq(i) and z3.is_int_value(zero) and zero.as_long() == 0
+
+
+def _uses(e: z3.ExprRef, x: z3.ExprRef) -> bool:
+    todo, seen = [e], set()
+    while todo:
+        y = todo.pop()
+        if y.get_id() in seen:
+            continue
+        seen.add(y.get_id())
+        if y.eq(x):
+            return True
+        if z3.is_app(y):
+            todo.extend(y.children())
+    return False
+
+
+def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool) -> z3.BoolRef:
+    """forall/exists x in s (as a sequence of distinct items where it is a set's): guard(x) ->/and pred(x)."""
+    s = _keys_inside(s)
+
+    def one(v: z3.ExprRef) -> z3.BoolRef:
+        return z3.Implies(guard(v), pred(v)) if forall else z3.And(guard(v), pred(v))
+
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_EMPTY):
+        return z3.BoolVal(forall)
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+        return one(s.arg(0))
+    if z3.is_app_of(s, z3.Z3_OP_ITE):
+        return z3.If(s.arg(0), _each(s.arg(1), guard, pred, forall), _each(s.arg(2), guard, pred, forall))
+    removed = removal(s)
+    if removed is not None:
+        base, y = removed
+        return _each(base, lambda v: z3.And(v != y, guard(v)), pred, forall)
+    if z3.is_app_of(s, OP):
+        parts = [_each(p, guard, pred, forall) for p in s.children()]
+        return z3.And(*parts) if forall else z3.Or(*parts)
+    i = z3.FreshInt("i")
+    rng = z3.And(0 <= i, i < z3.Length(s))
+    if forall:
+        return z3.ForAll([i], z3.Implies(z3.And(rng, guard(s[i])), pred(s[i])))
+    return z3.Exists([i], z3.And(rng, guard(s[i]), pred(s[i])))
+
+
+def item(s: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:
+    """s[i] for an index in range (every read the translation makes is guarded by its range),
+    pushed through if-then-else and concatenation."""
+    s = _keys_inside(s)
+    if z3.is_app_of(s, z3.Z3_OP_ITE):
+        return z3.If(s.arg(0), item(s.arg(1), i), item(s.arg(2), i))
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+        return s.arg(0)
+    if z3.is_app_of(s, OP) and removal(s) is None:
+        head, *rest = s.children()
+        tail = z3.Concat(*rest) if len(rest) > 1 else rest[0]
+        return z3.If(i < length(head), item(head, i), item(tail, i - length(head)))
+    return s[i]
+
+
+def length(s: z3.SeqRef) -> z3.ArithRef:
+    """len(s), pushed through if-then-else, set removal and a dict's key accessor."""
+    s = _keys_inside(s)
+    removed = removal(s)
+    if removed is not None:
+        base, y = removed
+        return z3.If(member(base, y), length(base) - 1, length(base))
+    if z3.is_app_of(s, z3.Z3_OP_ITE):
+        return z3.If(s.arg(0), length(s.arg(1)), length(s.arg(2)))
+    return z3.Length(s)
+
+
+def _keys_inside(s: z3.SeqRef) -> z3.SeqRef:
+    """keys(mk(ks, vs)) is ks; keys(d1 if c else d2) is keys(d1) if c else keys(d2)."""
+    if z3.is_app_of(s, z3.Z3_OP_DT_ACCESSOR) and s.decl().name().endswith(".keys"):
+        d = s.arg(0)
+        if z3.is_app_of(d, z3.Z3_OP_DT_CONSTRUCTOR):
+            return _keys_inside(d.arg(0))
+        if z3.is_app_of(d, z3.Z3_OP_ITE):
+            acc = s.decl()
+            return z3.If(d.arg(0), _keys_inside(acc(d.arg(1))), _keys_inside(acc(d.arg(2))))
+    return s
+
+
+def member(s: z3.SeqRef, x: z3.ExprRef) -> z3.BoolRef:
+    """x in s, pushed through concatenation, if-then-else, units, the empty sequence, set
+    removal and a dict's key accessor."""
+    s = _keys_inside(s)
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_EMPTY):
+        return z3.BoolVal(False)
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+        return s.arg(0) == x
+    if z3.is_app_of(x, z3.Z3_OP_SEQ_NTH) and x.arg(0).eq(s):  # s[i] in s
+        return z3.And(0 <= x.arg(1), x.arg(1) < z3.Length(s))
+    removed = removal(s)
+    if removed is not None:
+        base, y = removed
+        return z3.And(member(base, x), x != y)
+    if z3.is_app_of(s, z3.Z3_OP_ITE):
+        return z3.If(s.arg(0), member(s.arg(1), x), member(s.arg(2), x))
+    if z3.is_app_of(s, OP):
+        return z3.Or(*[member(part, x) for part in s.children()])
+    return z3.Contains(s, z3.Unit(x))
+
+
+def removal(s: z3.ExprRef) -> tuple[z3.SeqRef, z3.ExprRef] | None:
+    """(base, y) if s is mappings.remove(base, y): `base if at < 0 else base[:at] +
+    base[at + 1:len(base)]` with at = base.index(y), or its second branch alone."""
+    if z3.is_app_of(s, z3.Z3_OP_ITE):
+        cond, same, cut = s.children()
+        found = _removal_cut(cut)
+        if found is None or not found[0].eq(same) or not z3.is_app_of(cond, z3.Z3_OP_LT):
+            return None
+        at, zero = cond.children()
+        if z3.is_app_of(at, z3.Z3_OP_SEQ_INDEX) and z3.is_int_value(zero) and zero.as_long() == 0 \
+                and at.arg(0).eq(same) and at.arg(1).eq(z3.Unit(found[1])):
+            return found
+        return None
+    return _removal_cut(s)
+
+
+def _removal_cut(s: z3.ExprRef) -> tuple[z3.SeqRef, z3.ExprRef] | None:
+    if not z3.is_app_of(s, OP) or s.num_args() != 2:
+        return None
+    head, tail = s.children()
+    if not (z3.is_app_of(head, z3.Z3_OP_SEQ_EXTRACT) and z3.is_app_of(tail, z3.Z3_OP_SEQ_EXTRACT)):
+        return None
+    base, start, at = head.children()
+    if not (z3.is_int_value(start) and start.as_long() == 0 and z3.is_app_of(at, z3.Z3_OP_SEQ_INDEX)):
+        return None
+    b2, after, length = tail.children()
+    if not (b2.eq(base) and z3.is_app_of(length, z3.Z3_OP_SEQ_LENGTH) and length.arg(0).eq(base)):
+        return None
+    if not (z3.is_app_of(after, z3.Z3_OP_ADD) and after.arg(0).eq(at)):
+        return None
+    needle = at.arg(1)
+    if not (at.arg(0).eq(base) and z3.is_app_of(needle, z3.Z3_OP_SEQ_UNIT)):
+        return None
+    return base, needle.arg(0)
