@@ -321,32 +321,9 @@ def _check_typestate(name: str, tmp_path: Path, *extra: str) -> dict:
     assert (data["stats"]["states"], data["stats"]["transitions"]) == (len(expected.states), len(want))
     assert len({s["id"] for s in data["states"]}) == len(data["states"])
     assert data["preconditions"] == expected.preconditions
-    params = _with_witness_strings(expected.params, data)
-    problems = witness_problems(Typestate.from_dict(data), load_class(SAMPLES / file, cls), params)
+    problems = witness_problems(Typestate.from_dict(data), load_class(SAMPLES / file, cls), expected.params)
     assert not problems, "\n".join(problems)
     return data
-
-
-def _with_witness_strings(params: dict[str, dict[str, list[Any]]], data: dict) -> dict[str, dict[str, list[Any]]]:
-    """The str parameter domains plus every str in the witnesses (and one in none of them):
-    a witness object's state depends on arguments such as its own dict keys (`path in
-    self.routes`), which z3 picks freely."""
-    found: set[str] = {"unused-by-any-witness"}
-
-    def collect(v: Any) -> None:
-        if isinstance(v, str):
-            found.add(v)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                collect(x)
-        elif isinstance(v, dict):
-            for x in v.values():
-                collect(x)
-
-    for t in data["transitions"]:
-        collect(t.get("witness") or {})
-    return {m: {p: dom + sorted(found - set(dom)) if dom and all(isinstance(x, str) for x in dom) else dom
-                for p, dom in ps.items()} for m, ps in params.items()}
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

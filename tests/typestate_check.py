@@ -146,10 +146,32 @@ def _same(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b) or (a == b and {type(a), type(b)} <= {int, float})
 
 
+def with_witness_strings(params: ParamDomains, ts: Typestate) -> dict[str, dict[str, list[Any]]]:
+    """The str parameter domains plus every str in the witnesses (and one in none of them):
+    a witness object's state depends on arguments such as its own dict keys (`path in
+    self.routes`), which z3 picks freely."""
+    found: set[str] = {"unused-by-any-witness"}
+
+    def collect(v: Any) -> None:
+        if isinstance(v, str):
+            found.add(v)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                collect(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                collect(x)
+
+    for t in ts.transitions:
+        collect(t.witness or {})
+    return {m: {p: list(dom) + sorted(found - set(dom)) if dom and all(isinstance(x, str) for x in dom) else dom
+                for p, dom in ps.items()} for m, ps in params.items()}
+
+
 def witness_problems(ts: Typestate, cls: type, param_domains: ParamDomains) -> list[str]:
     """Replay every must-transition's witness on the real class; list what does not hold."""
     contracts = read_contracts(cls, actions=tuple(ts.methods), preconditions=ts.preconditions)
-    runner = Runner(contracts, param_domains)
+    runner = Runner(contracts, with_witness_strings(param_domains, ts))
     namespace = inspect.getmodule(contracts.cls).__dict__
     problems = []
     for t in ts.transitions:
@@ -195,7 +217,7 @@ def finding_problems(ts: Typestate, brute: BruteTypestate, cls: type, param_doma
     """Replay the counterexamples of breaks_invariant and may_raise; if `exact`, the methods
     found never enabled / breaking the invariant / raising must be the brute force's."""
     contracts = read_contracts(cls, actions=tuple(ts.methods), preconditions=ts.preconditions)
-    runner = Runner(contracts, param_domains)
+    runner = Runner(contracts, with_witness_strings(param_domains, ts))
     namespace = inspect.getmodule(contracts.cls).__dict__
     problems = []
     for f in ts.findings:

@@ -14,7 +14,7 @@ hand, which terminates quickly on the preconditions users write (`x in self.item
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -71,7 +71,7 @@ class Encoder:
             self.lazy.append(Lazy(m, b, obj))
         return out
 
-    def term_instances(self, params: dict[str, Val], obj: dict[str, Val], members: set[str] = frozenset()):
+    def term_instances(self, params: dict[str, Val], obj: dict[str, Val], members: Set[str] = frozenset()):
         """Candidate arguments built from the object's own terms (its fields, the first list,
         set and dict elements): `pre(obj, t) -> enabled` is valid for any t, and these
         instances are the ones that usually decide enabledness (`x in self.items` by

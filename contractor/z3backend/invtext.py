@@ -12,6 +12,8 @@ import z3
 from contractor.backend import Enabled
 from contractor.state_invariants import precondition_invariant
 from contractor.typestate import StateInvariant
+from contractor.z3backend.dag import has_quantifier
+from contractor.z3backend.miniscope import conjuncts
 from contractor.z3backend.pyprint import NotPrintable, PyPrinter
 from contractor.z3backend.readable import (
     MAX_ATOMS,
@@ -21,12 +23,15 @@ from contractor.z3backend.readable import (
     conjunction_of_literals,
     prefer_equalities,
 )
+from contractor.z3backend.seqabstract import SeqAbstraction, abstraction
 from contractor.z3backend.z3util import make_solver
 
 if TYPE_CHECKING:
     from contractor.z3backend.backend import Z3Backend
 
 READABLE_SECONDS = 5.0  # time for making every state invariant of a run readable
+SIMPLIFY_ATOMS = 16  # z3's context simplification is tried on formulas this small only
+SIMPLIFY_MS = 300  # and for this long per state
 
 
 class InvariantText:
@@ -38,6 +43,8 @@ class InvariantText:
         self.inv_solver: z3.Solver | None = None
         self.budget = Budget(READABLE_SECONDS)
         self.too_big: bool | None = None  # the state patterns' atoms exceed MAX_ATOMS
+        self._context: z3.BoolRef | None = None
+        self.seqs: SeqAbstraction | None = None
 
     def __call__(self, enabled: Enabled) -> StateInvariant:
         """A Python predicate on `self` that, for objects meeting the class invariant,
@@ -56,6 +63,33 @@ class InvariantText:
         # `m() enabled` stands for an enabledness z3 could not translate: shown, not executable
         return StateInvariant(text, None if "() enabled" in text or "() disabled" in text else text)
 
+    def context_formula(self) -> z3.BoolRef:
+        """The class invariant's quantifier-free conjuncts (all of it, when it has no quantifier).
+        A weaker context only makes the search keep more literals: a conjunction equivalent
+        to the state's formula under it is equivalent under the whole invariant too. Solvers
+        answer unknown on quantified contexts (sets' distinctness, all() in an invariant)."""
+        if self._context is None:
+            self._context = z3.And(*[c for c in conjuncts(self.b.sem.invariant) if not has_quantifier(c)])
+        return self._context
+
+    def context(self) -> z3.Solver:
+        """A solver holding the context (sequences abstracted, where seqabstract.py can)."""
+        if self.inv_solver is None:
+            self.inv_solver = make_solver(2000)
+            self.seqs = abstraction([self.context_formula(), *self.b.sem.enabled.values()])
+            if self.seqs is not None:
+                self.inv_solver.add(self.seqs.apply(self.context_formula()), self.seqs.constraints)
+            else:
+                self.inv_solver.add(self.context_formula())
+        return self.inv_solver
+
+    def abstract(self, e: z3.BoolRef) -> z3.BoolRef:
+        self.context()
+        return self.seqs.apply(e) if self.seqs is not None else e
+
+    def concrete(self, e: z3.BoolRef) -> z3.BoolRef:
+        return self.seqs.undo(e) if self.seqs is not None else e
+
     def printed(self, enabled: Enabled) -> str | None:
         if self.printer is None:
             self.printer = PyPrinter(self.b.sem.fields)
@@ -73,26 +107,25 @@ class InvariantText:
         try:
             lits = self.b.reuse.state_literals(enabled) if self.b.reuse is not None else None
             if lits is None:
-                pattern = self.b.pattern(enabled)
-                if self.inv_solver is None:
-                    self.inv_solver = make_solver(2000)
-                    self.inv_solver.add(self.b.sem.invariant)
+                pattern = self.abstract(self.b.pattern(enabled))
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
-                                               self.inv_solver, self.b._count, self.budget)
-            if lits is not None:
-                if self.inv_solver is None:
-                    self.inv_solver = make_solver(2000)
-                    self.inv_solver.add(self.b.sem.invariant)
-                lits = prefer_equalities(lits, self.inv_solver, self.b._count)
+                                               self.context(), self.b._count, self.budget)
+                if lits is not None:
+                    lits = [self.concrete(x) for x in prefer_equalities(lits, self.context(), self.b._count)]
+            elif lits is not None:
+                lits = prefer_equalities(lits, self.context(), self.b._count)
             if lits is not None:  # printer(And(*lits)), without building the And
                 return " and ".join(_literal_text(printer, x, 3) for x in lits) if len(lits) > 1 else \
                     _literal_text(printer, lits[0], 0) if lits else "True"
         except (ValueError, NotPrintable, z3.Z3Exception):
             pass
         pattern = self.b.pattern(enabled)
+        if len(atoms(pattern)) > SIMPLIFY_ATOMS:
+            return None  # the precondition form reads better than a half-simplified large formula
         try:
-            tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(2000, self.budget.left_ms()))
-            goals = z3.Then(z3.Tactic("simplify"), tactic, z3.Tactic("simplify"))(z3.And(self.b.sem.invariant, pattern))
+            tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(SIMPLIFY_MS, self.budget.left_ms()))
+            goals = z3.Then(z3.Tactic("simplify"), tactic, z3.Tactic("simplify"))(z3.And(self.context_formula(),
+                                                                                         pattern))
             if len(goals) == 1:
                 parts = list(goals[0])
                 return printer(z3.And(*parts)) if len(parts) > 1 else printer(parts[0]) if parts else "True"

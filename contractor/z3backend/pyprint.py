@@ -86,6 +86,9 @@ class PyPrinter:
                 a, b = inner.children()
                 text, _ = self.render(inner)
                 return text.replace(" == ", " != ", 1), 4
+            if ik == z3.Z3_OP_SEQ_CONTAINS:
+                text, _ = self.render(inner)
+                return text.replace(" in ", " not in ", 1), 4
             return "not " + self.p(inner, 3), 3
         if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(args) == 2:
             a, b = args
@@ -128,6 +131,9 @@ class PyPrinter:
             return f"{self.p(args[1], 9)}.startswith({self.p(args[0], 0)})", 9
         if k == z3.Z3_OP_SEQ_SUFFIX:
             return f"{self.p(args[1], 9)}.endswith({self.p(args[0], 0)})", 9
+        if k == z3.Z3_OP_DT_ACCESSOR and e.decl().name().endswith(".keys") and z3.is_const(args[0]) \
+                and str(args[0]) in self.names:  # a dict's keys: the dict itself, for len and in
+            return self.names[str(args[0])][0], 9
         if k == z3.Z3_OP_SEQ_UNIT and z3.is_int_value(args[0]):
             return f"[{args[0].as_long()}]", 9
         raise NotPrintable(str(e))

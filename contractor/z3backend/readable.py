@@ -139,7 +139,7 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count) -> list[
         if term is not None:
             subjects.setdefault(term.get_id(), term)
     if not subjects:
-        return lits
+        return [_tight(lit, lits, solver, count) for lit in lits]
     count()
     if solver.check(*lits) != z3.sat:
         return lits
