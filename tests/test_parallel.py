@@ -75,7 +75,10 @@ def both(path: Path, name: str, backend: str = "z3") -> tuple[Typestate, Typesta
         parallel = explore(model, parallel_backend)
     finally:
         parallel_backend.close()
-    assert parallel.stats.queries >= sequential.stats.queries
+    if not any(f.type.kind in ("set", "dict") for f in model.fields.values()):
+        # (sets and dicts: the distinctness of their items is refined per model, so the number
+        # of queries depends on the models each solver happens to find first)
+        assert parallel.stats.queries >= sequential.stats.queries
     assert parallel.stats.states == sequential.stats.states
     return without_time(sequential), without_time(parallel), parallel_backend
 

@@ -31,6 +31,7 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
 
 MAX_FALLBACK_CANDIDATES = 4096
+INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
 
 
 class Z3Backend:
@@ -195,12 +196,22 @@ class Z3Backend:
             assumed = o.post_ok if o.post_exact else z3.BoolVal(True)
             phases.append((push(z3.And(o.unknown, assumed)), False))
         refinements = 0
+        shared, lemmas_to = solver, enc.solver
+        shared.set("timeout", min(self.timeout_ms, INCREMENTAL_MS))
         for cond, exact in phases:
-            solver.push()
+            shared.push()
+            solver = shared
             try:
                 solver.add(cond, *blocks)
                 while True:
                     r = self.check(solver)
+                    if r == z3.unknown and solver is shared:
+                        # z3's incremental mode (one solver per method, push/pop) sometimes loses
+                        # its way on sequences: the same assertions, solved afresh
+                        solver = make_solver(self.timeout_ms)
+                        solver.add(*shared.assertions())
+                        enc.solver = solver  # refinement lemmas go where the search goes on
+                        r = self.check(solver)
                     if r == z3.unsat:
                         break
                     if r == z3.unknown:
@@ -227,7 +238,8 @@ class Z3Backend:
                     blocks.append(block)
                     solver.add(block)
             finally:
-                solver.pop()
+                enc.solver = lemmas_to
+                shared.pop()
         return list(found.values())
 
     def inexact_reason(self, name: str) -> str | None:
