@@ -110,10 +110,10 @@ class InvariantText:
                 pattern = self.abstract(self.b.pattern(enabled))
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
                                                self.context(), self.b._count, self.budget)
-                if lits is not None:
-                    lits = [self.concrete(x) for x in prefer_equalities(lits, self.context(), self.b._count)]
-            elif lits is not None:
-                lits = prefer_equalities(lits, self.context(), self.b._count)
+            else:
+                lits = [self.abstract(x) for x in lits]
+            if lits is not None:
+                lits = [self.concrete(x) for x in prefer_equalities(lits, self.context(), self.b._count)]
             if lits is not None:  # printer(And(*lits)), without building the And
                 return " and ".join(_literal_text(printer, x, 3) for x in lits) if len(lits) > 1 else \
                     _literal_text(printer, lits[0], 0) if lits else "True"
