@@ -17,19 +17,20 @@ from collections.abc import Callable
 import z3
 
 OP = z3.Z3_OP_SEQ_CONCAT
+Memo = dict[int, tuple[z3.ExprRef, z3.ExprRef]]
 
 
 def push(e: z3.ExprRef) -> z3.ExprRef:
     """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
     if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
-    memo: dict[int, z3.ExprRef] = {}
+    memo: Memo = {}
     return _walk(e, memo)
 
 
-def _walk(e: z3.ExprRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     key = e.get_id()
     if key in memo:
-        return memo[key]
+        return memo[key][1]
     if z3.is_quantifier(e):
         out = _quantifier(e, memo)
     elif not z3.is_app(e) or e.num_args() == 0:
@@ -46,11 +47,11 @@ def _walk(e: z3.ExprRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
             out = e.decl()(*kids)
         else:
             out = e
-    memo[key] = out
+    memo[key] = (e, out)  # e kept alive: z3 reuses the ids of freed terms
     return out
 
 
-def _quantifier(q: z3.QuantifierRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+def _quantifier(q: z3.QuantifierRef, memo: Memo) -> z3.ExprRef:
     """The quantifier with its body rewritten (bound variables as fresh constants meanwhile);
     one over the positions of a sequence whose body reads only the item there (quantifiers.py's
     all/any) is pushed through the sequence's structure, as membership is."""
