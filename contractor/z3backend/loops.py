@@ -70,6 +70,28 @@ class LoopExecutor:
         finally:
             self.loops.pop()
 
+    def set_loop_items(self, s: Val, node: ast.AST):
+        """A for loop over a set: CPython iterates in hash order, which the set's sequence
+        (insertion order) does not give. The items are read at positions chosen freely among
+        the permutations of the set (an assumption of every query), so whatever order CPython
+        takes is followed; the paths iterating two or more items depend on that order, a value
+        chosen outside the analysed source: their answers are may."""
+        n = z3.Length(s.z)
+        picks = [self.fresh(TypeRef("int"), "order").z for _ in range(self.unroll + 1)]
+        for k, p in enumerate(picks):
+            self.state.assumed.append(z3.Implies(n > k, z3.And(0 <= p, p < n, *[q != p for q in picks[:k]])))
+        saved = self.guard
+        self.guard = z3.And(saved, n >= 2)
+        try:
+            self.note_outside("the iteration order of a set (CPython's hash order)", node)
+        finally:
+            self.guard = saved
+        elem = s.type.args[0]
+
+        def at(k: int) -> tuple[z3.BoolRef, Val]:
+            return n > k, Val(elem, s.z[picks[k]])
+        return at
+
     def loop_items(self, node: ast.For):
         it = node.iter
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
@@ -88,6 +110,8 @@ class LoopExecutor:
                 return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
             return at
         seq = self.eval_any(it)
+        if isinstance(seq, Val) and seq.kind == "set" and seq.z is not None:
+            return self.set_loop_items(seq, it)
         if getattr(seq, "kind", None) == "opaque" or type(seq).__name__ in ("External", "Member"):
             return "opaque"
         at = items_of(seq)

@@ -7,8 +7,9 @@ containment, and adding, removing and lookups are sequence and array operations.
 elements (keys) are distinct is a well-formedness constraint of every set (dict) that is not
 built by these operations (fields and parameters): one quantifier over positions.
 
-A set's iteration order is its insertion order here; CPython's hash order is another, so a
-result that depends on the order of a set's iteration may differ (not on a dict's).
+A set's sequence is in insertion order; CPython iterates a set in hash order, so a for loop
+over a set reads its items in any order (loops.py) and its answers are may (a dict's order
+is its insertion order, as here).
 """
 
 from __future__ import annotations

@@ -243,6 +243,8 @@ class ClassSemantics:
                     site = state.outside_sites[0] if state.outside_sites else None
                     raise UnsupportedConstruct(f"a condition using code outside the analysed source"
                                                f"{f' ({site.what})' if site else ''}")
+                if state.assumed:
+                    raise UnsupportedConstruct("a loop over a set in a condition")
                 parts.append(z3.And(value, z3.Not(state.raised)))
             except (UnsupportedConstruct, z3.Z3Exception) as err:
                 if isinstance(err, z3.Z3Exception):
@@ -335,7 +337,7 @@ class ClassSemantics:
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
         result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
         out = self.outcome(method, state, result, args, fields)
-        out.pre = pre
+        out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out
 
     def construct(self, ctor: Method, prefix: str) -> Outcome:
@@ -367,7 +369,7 @@ class ClassSemantics:
                 after[name] = ex.fresh(v.type.args[0], name)
         state.objects[SELF] = after
         out = self.outcome(ctor, state, V.NONE_VAL, args, None)
-        out.pre = pre
+        out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out
 
     def ctor_pre(self, ctor: Method, args: dict[str, Val]) -> z3.BoolRef:
