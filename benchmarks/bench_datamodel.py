@@ -46,6 +46,7 @@ def run_once(target: str, tree: Path, limit: float) -> dict:
         if proc.returncode != 0:
             return {"seconds": None, "error": proc.stderr.strip().splitlines()[-1:]}
         data = json.loads(proc.stdout)
+        data = data["typestates"][0] if "typestates" in data else data  # the document, or an older tree's class
     return {"seconds": seconds, "states": data["stats"]["states"], "transitions": data["stats"]["transitions"],
             "may": sum(t["certainty"] == "may" for t in data["transitions"]),
             "queries": data["stats"].get("queries_by_backend")}
