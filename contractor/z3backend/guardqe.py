@@ -56,7 +56,10 @@ def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], timeout_ms: int) ->
     alone = not any(str(c) not in hard for a in atoms for c in dag.free_constants(a)) \
         and not any(n.decl_kind == z3.Z3_OP_UNINTERPRETED and n.args
                     for a in atoms for n in dag.postorder(a).values())
-    vectors = _realisable(atoms, timeout_ms) if alone else None
+    try:
+        vectors = _realisable(atoms, timeout_ms) if alone else None
+    except z3.Z3Exception:  # cancelled (the run's budget): no exact answer
+        vectors = None
     exact = vectors is not None
     body = abstracted if vectors is None else z3.And(abstracted, z3.Or(*[
         z3.And(*[b if v else z3.Not(b) for b, v in zip(bits, vec)]) for vec in vectors]))

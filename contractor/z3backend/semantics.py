@@ -279,15 +279,22 @@ class ClassSemantics:
                                assume=self.invariant if fields is self.fields else None)
 
     def bounded_enabledness(self, method: Method) -> z3.BoolRef:
-        """`enabledness`, or an unknown predicate of the object once the deadline has passed."""
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        """`enabledness`, or an unknown predicate of the object once the deadline has passed
+        (z3 calls the run guard cancels at the deadline end the same way)."""
+        if self.deadline is None or time.monotonic() < self.deadline:
+            try:
+                return self.enabledness(method)
+            except z3.Z3Exception:
+                if self.deadline is None or time.monotonic() < self.deadline:
+                    raise
+        if self.deadline is not None:
             construct = "the time budget ran out before its enabledness was read"
             self.inexact[f"{method.name}:budget"] = construct
             self.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
             args = self.flat(self.fields)
             fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
             return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
-        return self.enabledness(method)
+        return self.enabledness(method)  # not reached: no deadline means no early return above
 
     def enabledness(self, method: Method) -> z3.BoolRef:
         """exists p. pre(c, p), over this object's field constants."""
