@@ -70,7 +70,8 @@ COLLECTIONS = {
     "str": _Collection(
         "str", 'len(self.c0) <= 2 and all(ch in "ab" for ch in self.c0)', _AB,
         ("len(self.c0)", 'self.c0.count("a")', 'self.c0.find("b")'),
-        ('self.c0.startswith("a")', '"b" in self.c0', 'self.c0 == "ab"', 'self.c0 < "b"'),
+        # no `self.c0 < "b"`: z3 ignored its timeout on such a query (reuse.py), hanging the run
+        ('self.c0.startswith("a")', '"b" in self.c0', 'self.c0 == "ab"', 'self.c0.endswith("b")'),
         ('self.c0 = (self.c0 + "a")[-2:]', 'self.c0 = self.c0[1:]', 'self.c0 = "ab"[{c}:]',
          'self.c0 = ("b" + self.c0)[:2]')),
     "tuple": _Collection(

@@ -182,5 +182,6 @@ COLLECTION_CASES += [
     def reset(self) -> None:
         """pre: sorted(self.d, reverse=True)[:1] == [1] and len(list(self.d.values())) == 2"""
         self.d = {}
-''', {"d": TUPLE_VALUES}, {"put": {"k": [-1, 0, 1, 2]}, "lower": {"k": [-1, 0, 1, 2]}}, unroll=2),
+''', {"d": TUPLE_VALUES}, {"put": {"k": [-1, 0, 1, 2]}, "lower": {"k": [-1, 0, 1, 2]}}, unroll=2,
+         slow=True),
 ]
