@@ -22,11 +22,20 @@ def method_findings(b) -> list[Finding]:
     inexact_labels = {k.split(":")[0] for k in sem.inexact}
     out: list[Finding] = []
 
-    def solve(*parts):
+    def solve(*parts, undecided: str = "", method: str | None = None, line: int | None = None):
+        """The solver's model, None (unsat), or "unknown"; an unknown answer to a question
+        naming `undecided` is reported as an unknown finding, never silently dropped."""
         s = make_solver(b.timeout_ms)
         s.add(*parts)
         r = b.check(s)
-        return s.model() if r == z3.sat else (None if r == z3.unsat else "unknown")
+        if r == z3.sat:
+            return s.model()
+        if r == z3.unsat:
+            return None
+        if undecided:
+            out.append(Finding(FindingKind.UNKNOWN, f"the solver could not decide whether {undecided} "
+                               "(timeout or solver unknown): that finding may be missing", method, line=line))
+        return "unknown"
 
     inv_exact = "invariant" not in inexact_labels
     if inv_exact and solve(sem.invariant) is None:
@@ -61,12 +70,14 @@ def method_findings(b) -> list[Finding]:
                                "arguments meeting its precondition lead to an object satisfying the invariant",
                                name, line=line))
         if inv_exact:
-            m = solve(*base, normal, z3.Not(inv_after))
+            m = solve(*base, normal, z3.Not(inv_after), undecided=f"{name}() can break the class invariant",
+                      method=name, line=line)
             if isinstance(m, z3.ModelRef):
                 out.append(Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
         if method.postconditions and o.post_exact:
-            m = solve(*base, normal, z3.Not(o.post_ok))
+            m = solve(*base, normal, z3.Not(o.post_ok), undecided=f"{name}() can break its postcondition",
+                      method=name, line=line)
             if isinstance(m, z3.ModelRef):
                 out.append(Finding(FindingKind.BREAKS_POSTCONDITION, f"{name}() can break its postcondition",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
@@ -80,7 +91,8 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
     sites = [s for s in o.raises if s.what not in declared and not (guards and s.explicit)]
     if not sites:
         return []
-    m = solve(*base, z3.Or(*[s.cond for s in sites]))
+    m = solve(*base, z3.Or(*[s.cond for s in sites]), undecided=f"{name}() can raise although its precondition holds",
+              method=name, line=b.model.methods[name].location.line)
     if not isinstance(m, z3.ModelRef):
         return []
     site = next(s for s in sites if z3.is_true(m.eval(s.cond, model_completion=True)))
