@@ -233,8 +233,11 @@ def _indent(lines: list[str], n: int = 1) -> list[str]:
     return ["    " * n + line for line in lines]
 
 
+ALL_KINDS = (None, None, "set", "str", "tuple", "dict")
+
+
 @st.composite
-def classes(draw) -> Generated:
+def classes(draw, kinds: tuple[str | None, ...] = ALL_KINDS) -> Generated:
     g = _Gen(draw)
     bool_fields = [f"b{i}" for i in range(draw(st.integers(1, 3)))]
     int_fields = [f"x{i}" for i in range(draw(st.integers(0, 2)))]
@@ -244,7 +247,7 @@ def classes(draw) -> Generated:
         bounds[name] = (lo, lo + draw(st.integers(1, 3)))
     domains: dict[str, list[Any]] = {n: [False, True] for n in bool_fields}
     domains.update({n: list(range(lo, hi + 1)) for n, (lo, hi) in bounds.items()})
-    kind = draw(st.sampled_from((None, None, "set", "str", "tuple", "dict")))
+    kind = draw(st.sampled_from(kinds))
     if kind is not None:  # a field of a Python data type
         g.collection = COLLECTIONS[kind]
         domains["c0"] = g.collection.domain
