@@ -164,9 +164,11 @@ def test_generated_classes_are_unchanged(generated: Generated) -> None:
 @pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(classes())
+@given(classes(kinds=(None, None, "str", "tuple", "dict")))
 @example(Generated(SPLIT.replace("class Parts", "class C"), {}, {}))
 def test_many_generated_classes_are_unchanged(generated: Generated) -> None:
+    """Set fields are left to the quick run (test_generated_classes_are_unchanged): z3's
+    sequence theory times out on some set classes, and a timeout is not reproducible."""
     _generated_unchanged(generated)
 
 
