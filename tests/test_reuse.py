@@ -94,15 +94,17 @@ SPLIT = textwrap.dedent('''\
     ''')
 
 
-def comparable(ts: Typestate) -> tuple:
+def comparable(ts: Typestate, undecided: frozenset = frozenset()) -> tuple:
     """Everything of a typestate but witnesses, counterexamples' models and timings. The line
     of a may_raise finding is its counterexample's raise site: where a method can raise at
-    several places, which one the model shows is not part of the answer."""
+    several places, which one the model shows is not part of the answer. A finding check
+    one run could not decide (an unknown finding at `undecided`'s (method, line); z3's
+    incomplete answers depend on the process's history) is left out of both."""
     return (ts.states,
             [(t.source, t.method, t.target, t.certainty, t.backend, t.reason) for t in ts.transitions],
             [(i.constructor, i.target, i.certainty, i.reason) for i in ts.initializations],
             [(f.kind, f.method, f.state, None if f.kind is FindingKind.MAY_RAISE else f.line)
-             for f in ts.findings],
+             for f in ts.findings if (f.method, f.line) not in undecided],
             ts.unknowns, ts.complete)
 
 
@@ -120,8 +122,10 @@ def both(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Typestate
 
 def assert_same(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Typestate]:
     plain, reused = both(path, target, unroll)
+    undecided = frozenset((f.method, f.line) for f in plain.findings + reused.findings
+                          if f.kind is FindingKind.UNKNOWN)
     for what, a, b in zip(("states", "transitions", "initializations", "findings", "unknowns", "complete"),
-                          comparable(plain), comparable(reused)):
+                          comparable(plain, undecided), comparable(reused, undecided)):
         assert a == b, f"{target}: reuse changed the {what}:\n{a}\n!=\n{b}\n{path.read_text()}"
     return plain, reused
 
@@ -164,11 +168,9 @@ def test_generated_classes_are_unchanged(generated: Generated) -> None:
 @pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(classes(kinds=(None, None, "str", "tuple", "dict")))
+@given(classes())
 @example(Generated(SPLIT.replace("class Parts", "class C"), {}, {}))
 def test_many_generated_classes_are_unchanged(generated: Generated) -> None:
-    """Set fields are left to the quick run (test_generated_classes_are_unchanged): z3's
-    sequence theory times out on some set classes, and a timeout is not reproducible."""
     _generated_unchanged(generated)
 
 

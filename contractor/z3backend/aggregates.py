@@ -18,7 +18,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, TypeRef
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
-from contractor.z3backend.comprehensions import COMPREHENSIONS
+from contractor.z3backend.comprehensions import COMPREHENSIONS, OrderMatters
 from contractor.z3backend.values import Val
 
 CONSUMERS = ("sum", "min", "max", "sorted", "list", "set", "dict")
@@ -76,47 +76,61 @@ class Aggregates:
         return self.build_list(parts, node) if name == "list" else self.build_set(parts, node)
 
     def aggregate_sum(self, arg: ast.expr, start: Val, node: ast.AST) -> Val:
-        acc = self.unwrap(start, node)
-        if acc.kind not in ("int", "bool", "float"):
-            raise self.unsupported(node, f"sum() starting from a {acc.type}")
+        first = self.unwrap(start, node)
+        if first.kind not in ("int", "bool", "float"):
+            raise self.unsupported(node, f"sum() starting from a {first.type}")
 
-        def add(g: z3.BoolRef, v: Val) -> None:
-            nonlocal acc
-            try:
-                total, _ = P.binop("+", acc, self.unwrap(v, node))
-            except UnsupportedConstruct as e:
-                raise self.unsupported(node, e.construct) from None
-            acc = V.ite(g, total, acc)
-        self.each_part(arg, node, add)
+        def attempt(any_order: bool) -> Val:
+            acc = first
+
+            def add(g: z3.BoolRef, v: Val) -> None:
+                nonlocal acc
+                item = self.unwrap(v, node)
+                if any_order and item.kind not in ("int", "bool"):
+                    raise OrderMatters  # a float sum rounds differently in another order
+                try:
+                    total, _ = P.binop("+", acc, item)
+                except UnsupportedConstruct as e:
+                    raise self.unsupported(node, e.construct) from None
+                acc = V.ite(g, total, acc)
+            self.each_part(arg, node, add, any_order)
+            return acc
+        acc = self.order_free(arg, attempt)
         return V.coerce(acc, INT) if acc.kind == "bool" else acc
 
-    def each_part(self, arg: ast.expr, node: ast.AST, use) -> None:
+    def each_part(self, arg: ast.expr, node: ast.AST, use, any_order: bool = False) -> None:
         """use(condition, element) for each element, in order, evaluated where it is produced."""
         if isinstance(arg, COMPREHENSIONS) and not isinstance(arg, ast.DictComp):
-            self.instances(arg.generators, node, lambda: use(self.guard, self.eval(arg.elt)))
+            self.instances(arg.generators, node, lambda: use(self.guard, self.eval(arg.elt)), any_order=any_order)
             return
-        for g, v in self.iterable_parts(arg, node):
+        for g, v in self.iterable_parts(arg, node, any_order):
             use(g, v)
 
     def aggregate_extreme(self, name: str, arg: ast.expr, default: ast.expr | None, node: ast.AST) -> Val:
         """min()/max() of an iterable: the first smallest (largest) item; ValueError if empty."""
         op = "<" if name == "min" else ">"
-        best: Val | None = None
-        have = z3.BoolVal(False)
 
-        def consider(g: z3.BoolRef, v: Val) -> None:
-            nonlocal best, have
-            v = self.unwrap(v, node)
-            if best is None:
-                best, have = v, g
-                return
-            try:
-                better = P.order(op, v, best)
-            except UnsupportedConstruct as e:
-                raise self.unsupported(node, e.construct) from None
-            best = V.ite(z3.And(g, z3.Or(z3.Not(have), better)), v, best)
-            have = z3.Or(have, g)
-        self.each_part(arg, node, consider)
+        def attempt(any_order: bool) -> tuple[Val | None, z3.BoolRef]:
+            best: Val | None = None
+            have = z3.BoolVal(False)
+
+            def consider(g: z3.BoolRef, v: Val) -> None:
+                nonlocal best, have
+                v = self.unwrap(v, node)
+                if any_order and v.kind not in ("int", "bool", "str"):
+                    raise OrderMatters  # equal floats (0.0, -0.0) or NaN: the first one wins
+                if best is None:
+                    best, have = v, g
+                    return
+                try:
+                    better = P.order(op, v, best)
+                except UnsupportedConstruct as e:
+                    raise self.unsupported(node, e.construct) from None
+                best = V.ite(z3.And(g, z3.Or(z3.Not(have), better)), v, best)
+                have = z3.Or(have, g)
+            self.each_part(arg, node, consider, any_order)
+            return best, have
+        best, have = self.order_free(arg, attempt)
         fallback = self.eval(default) if default is not None else None
         if fallback is None:
             self.raise_if(z3.Not(have), "ValueError", node)
@@ -151,28 +165,32 @@ class Aggregates:
 
     def unrolled_quantifier(self, name: str, arg: ast.expr, node: ast.AST) -> Val:
         """any()/all() item by item, stopping (as Python does) at the first item deciding."""
-        decided = z3.BoolVal(False)  # any: a true item seen; all: a false one
+        def attempt(any_order: bool) -> z3.BoolRef:
+            decided = z3.BoolVal(False)  # any: a true item seen; all: a false one
 
-        def visit_value(g: z3.BoolRef, v: Val) -> None:
-            nonlocal decided
-            t = V.truthy(v)
-            decided = z3.Or(decided, z3.And(g, t if name == "any" else z3.Not(t)))
-
-        if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            lazy = isinstance(arg, ast.GeneratorExp)
-
-            def visit() -> None:
+            def visit_value(g: z3.BoolRef, v: Val) -> None:
                 nonlocal decided
-                t = self.condition(arg.elt)
-                decided = z3.Or(decided, z3.And(self.guard, t if name == "any" else z3.Not(t)))
-            if lazy:  # a generator stops being read once any()/all() decides
-                self.instances(arg.generators, node, visit, running=lambda: z3.Not(decided))
-            else:  # a list or set is built whole first
-                for g, v in self.produced(arg.elt, arg.generators, node):
+                t = V.truthy(v)
+                decided = z3.Or(decided, z3.And(g, t if name == "any" else z3.Not(t)))
+
+            if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+                lazy = isinstance(arg, ast.GeneratorExp)
+
+                def visit() -> None:
+                    nonlocal decided
+                    t = self.condition(arg.elt)
+                    decided = z3.Or(decided, z3.And(self.guard, t if name == "any" else z3.Not(t)))
+                if lazy:  # a generator stops being read once any()/all() decides
+                    self.instances(arg.generators, node, visit, running=lambda: z3.Not(decided),
+                                   any_order=any_order)
+                else:  # a list or set is built whole first
+                    for g, v in self.produced(arg.elt, arg.generators, node, any_order):
+                        visit_value(g, v)
+            else:
+                for g, v in self.iterable_parts(arg, node, any_order):
                     visit_value(g, v)
-        else:
-            for g, v in self.iterable_parts(arg, node):
-                visit_value(g, v)
+            return decided
+        decided = self.order_free(arg, attempt)
         return Val(BOOL, decided if name == "any" else z3.Not(decided))
 
 

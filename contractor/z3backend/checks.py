@@ -13,6 +13,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.typestate import Finding, FindingKind
+from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.z3util import make_solver
 
@@ -32,6 +33,12 @@ def method_findings(b) -> list[Finding]:
             return s.model()
         if r == z3.unsat:
             return None
+        if s.reason_unknown() not in ("timeout", "canceled"):
+            # z3's incomplete answers (quantifiers, sequences) depend on the context's
+            # history: the same query in a fresh context often settles
+            fresh = fresh_context_answer(parts, b.timeout_ms)
+            if fresh != "unknown":
+                return fresh
         if undecided:
             out.append(Finding(FindingKind.UNKNOWN, f"the solver could not decide whether {undecided} "
                                "(timeout or solver unknown): that finding may be missing", method, line=line))
@@ -72,13 +79,13 @@ def method_findings(b) -> list[Finding]:
         if inv_exact:
             m = solve(*base, normal, z3.Not(inv_after), undecided=f"{name}() can break the class invariant",
                       method=name, line=line)
-            if isinstance(m, z3.ModelRef):
+            if is_model(m):
                 out.append(Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
         if method.postconditions and o.post_exact:
             m = solve(*base, normal, z3.Not(o.post_ok), undecided=f"{name}() can break its postcondition",
                       method=name, line=line)
-            if isinstance(m, z3.ModelRef):
+            if is_model(m):
                 out.append(Finding(FindingKind.BREAKS_POSTCONDITION, f"{name}() can break its postcondition",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
         out.extend(raise_findings(b, name, o, base, solve, is_ctor))
@@ -93,7 +100,7 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
         return []
     m = solve(*base, z3.Or(*[s.cond for s in sites]), undecided=f"{name}() can raise although its precondition holds",
               method=name, line=b.model.methods[name].location.line)
-    if not isinstance(m, z3.ModelRef):
+    if not is_model(m):
         return []
     site = next(s for s in sites if z3.is_true(m.eval(s.cond, model_completion=True)))
     where = f"{site.method}() line {site.line}" if site.method != name else f"line {site.line}"
@@ -101,8 +108,26 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
     cx.pop("after", None)
     cx["exception"] = site.what
     cx["line"] = site.line
-    return [Finding(FindingKind.MAY_RAISE, f"{name}() can raise {site.what} ({where}) although its precondition holds",
-                    name, counterexample=cx, line=site.line)]
+    message = f"{name}() can raise {site.what} ({where}) although its precondition holds"
+    if not is_ctor and any(k.split(":")[0] == "invariant" for k in b.sem.inexact):
+        message += " (the class invariant was not fully translated: the example object may not meet it)"
+    return [Finding(FindingKind.MAY_RAISE, message, name, counterexample=cx, line=site.line)]
+
+
+def is_model(m: object) -> bool:
+    return m is not None and not isinstance(m, str)
+
+
+def fresh_context_answer(parts, timeout_ms: int):
+    """The query in a fresh z3 context: its model (read through the main context's terms),
+    None (unsat) or "unknown"."""
+    ctx = z3.Context()
+    s = solver_in(ctx, timeout_ms)
+    s.add(*[p.translate(ctx) for p in parts])
+    r = s.check()
+    if r == z3.sat:
+        return IsolatedModel(s.model(), ctx)
+    return None if r == z3.unsat else "unknown"
 
 
 def _wf(v):

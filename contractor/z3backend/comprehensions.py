@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TypeVar
 
 import z3
 
@@ -29,6 +30,12 @@ from contractor.z3backend.z3util import make_solver
 
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 Visit = Callable[[], None]
+T = TypeVar("T")
+
+
+class OrderMatters(Exception):
+    """Raised by an any-order reading on an item whose order changes the consumer's result
+    (a float in sum(), min(), max()): order_free then reads in every order."""
 
 
 def each_item(iterable: ast.expr, node: ast.AST) -> list[ast.comprehension]:
@@ -48,25 +55,27 @@ class Comprehensions:
     # -- the unrolling core ------------------------------------------------------------
 
     def instances(self, generators: list[ast.comprehension], node: ast.AST, visit: Visit,
-                  running: Callable[[], z3.BoolRef] = lambda: TRUE) -> None:
+                  running: Callable[[], z3.BoolRef] = lambda: TRUE, any_order: bool = False) -> None:
         """Calls `visit` once per combination of items (up to --unroll per clause) with the
         targets bound and the guard narrowed to "this combination is produced" (and
-        `running()`, false once a consumer such as any() has stopped)."""
+        `running()`, false once a consumer such as any() has stopped). `any_order`: the
+        consumer's result does not depend on the order of the items (see `order_free`), so
+        a set is read in its own sequence's order instead of every order CPython may take."""
         saved_guard = self.guard
         try:
-            self._clause(generators, 0, node, visit, running)
+            self._clause(generators, 0, node, visit, running, any_order)
         finally:
             self.guard = saved_guard
 
     def _clause(self, gens: list[ast.comprehension], level: int, node: ast.AST, visit: Visit,
-                running: Callable[[], z3.BoolRef]) -> None:
+                running: Callable[[], z3.BoolRef], any_order: bool = False) -> None:
         if level == len(gens):
             visit()
             return
         comp = gens[level]
         if comp.is_async:
             raise self.unsupported(node, "an async comprehension")
-        at = self.loop_items(comp)
+        at = self.loop_items(comp, any_order)
         if at == "opaque":
             raise self.unsupported(comp.iter, "a comprehension over an untyped value")
         outer = self.guard
@@ -85,7 +94,7 @@ class Comprehensions:
                 self.bind_target(comp.target, item, node)
                 for cond in comp.ifs:
                     self.guard = z3.And(self.guard, self.condition(cond))
-                self._clause(gens, level + 1, node, visit, running)
+                self._clause(gens, level + 1, node, visit, running, any_order)
                 self.guard = outer
         finally:
             self.guard = outer
@@ -136,14 +145,31 @@ class Comprehensions:
     # -- comprehensions as values ------------------------------------------------------
 
     def produced(self, elt: ast.expr, generators: list[ast.comprehension],
-                 node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
+                 node: ast.AST, any_order: bool = False) -> list[tuple[z3.BoolRef, Val]]:
         """Each instance's condition and element value."""
         out: list[tuple[z3.BoolRef, Val]] = []
 
         def visit() -> None:
             out.append((self.guard, self.eval(elt)))
-        self.instances(generators, node, visit)
+        self.instances(generators, node, visit, any_order=any_order)
         return out
+
+    def order_free(self, node: ast.AST, attempt: Callable[[bool], T]) -> T:
+        """attempt(True): the items read in any order, for a consumer whose result does not
+        depend on it (any, all, sum and min/max of ints, a set built from the items). That
+        holds only if reading the items has no effect: where one raised, called code, wrote
+        state or went past the bound (or binds a name, `:=`), the order matters, and
+        attempt(False) reads sets in every order CPython may take (loops.py)."""
+        if not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            saved = self.snapshot()
+            try:
+                result = attempt(True)
+                if not self.changed_since(saved):
+                    return result
+            except OrderMatters:
+                pass
+            self.restore(saved)
+        return attempt(False)
 
     def translated(self, node: ast.expr, build: Callable[[], Val]) -> Val:
         """build(), or where it cannot be translated and the expression cannot reach `self`,
@@ -174,7 +200,8 @@ class Comprehensions:
         return Val(lt, acc)
 
     def e_SetComp(self, node: ast.SetComp) -> Val:
-        return self.translated(node, lambda: self.build_set(self.produced(node.elt, node.generators, node), node))
+        return self.translated(node, lambda: self.order_free(node, lambda any_order: self.build_set(
+            self.produced(node.elt, node.generators, node, any_order), node)))
 
     def build_set(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
         if not parts:
@@ -231,14 +258,14 @@ class Comprehensions:
             else:
                 self.frame.locals[holder] = saved
 
-    def iterable_parts(self, arg: ast.expr, node: ast.AST) -> list[tuple[z3.BoolRef, Val]]:
+    def iterable_parts(self, arg: ast.expr, node: ast.AST, any_order: bool = False) -> list[tuple[z3.BoolRef, Val]]:
         """The items a builtin consuming `arg` reads: a comprehension's elements, or the items
         of any iterable the loops read (range, str, list, tuple, set, dict, views)."""
         if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            return self.produced(arg.elt, arg.generators, node)
+            return self.produced(arg.elt, arg.generators, node, any_order)
         if isinstance(arg, ast.DictComp):
-            return self.produced(arg.key, arg.generators, node)
-        return self.produced(item_name(node), each_item(arg, node), node)
+            return self.produced(arg.key, arg.generators, node, any_order)
+        return self.produced(item_name(node), each_item(arg, node), node, any_order)
 
 
 def _target_names(target: ast.expr) -> list[str]:

@@ -70,13 +70,18 @@ class LoopExecutor:
         finally:
             self.loops.pop()
 
-    def set_loop_items(self, s: Val, node: ast.AST):
+    def set_loop_items(self, s: Val, node: ast.AST, any_order: bool = False):
         """A for loop over a set: CPython iterates in hash order, which the set's sequence
         (insertion order) does not give. The items are read at positions chosen freely among
         the permutations of the set (an assumption of every query), so whatever order CPython
         takes is followed; the paths iterating two or more items depend on that order, a value
-        chosen outside the analysed source: their answers are may."""
+        chosen outside the analysed source: their answers are may. Where the reader's result
+        does not depend on the order (`any_order`, comprehensions.py's order_free), the
+        sequence's own order is as good as any: exact."""
         n = z3.Length(s.z)
+        elem = s.type.args[0]
+        if any_order:
+            return lambda k: (n > k, Val(elem, s.z[k]))
         picks = [self.fresh(TypeRef("int"), "order").z for _ in range(self.unroll + 1)]
         for k, p in enumerate(picks):
             self.state.assumed.append(z3.Implies(n > k, z3.And(0 <= p, p < n, *[q != p for q in picks[:k]])))
@@ -86,13 +91,12 @@ class LoopExecutor:
             self.note_outside("the iteration order of a set (CPython's hash order)", node)
         finally:
             self.guard = saved
-        elem = s.type.args[0]
 
         def at(k: int) -> tuple[z3.BoolRef, Val]:
             return n > k, Val(elem, s.z[picks[k]])
         return at
 
-    def loop_items(self, node: ast.For):
+    def loop_items(self, node: ast.For | ast.comprehension, any_order: bool = False):
         it = node.iter
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
                 and not it.keywords and 1 <= len(it.args) <= 3:
@@ -111,7 +115,7 @@ class LoopExecutor:
             return at
         seq = self.eval_any(it)
         if isinstance(seq, Val) and seq.kind == "set" and seq.z is not None:
-            return self.set_loop_items(seq, it)
+            return self.set_loop_items(seq, it, any_order)
         if getattr(seq, "kind", None) == "opaque" or type(seq).__name__ in ("External", "Member"):
             return "opaque"
         at = items_of(seq)
