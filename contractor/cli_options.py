@@ -16,6 +16,7 @@ from contractor.model import PreconditionMode
 from contractor.settings import (
     BACKENDS,
     DEFAULT_BUDGET,
+    DEFAULT_CROSSHAIR_BUDGET,
     PartialSettings,
     ProjectConfig,
     Settings,
@@ -41,7 +42,8 @@ def _names(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) 
 
 
 def analysis_options(command: F) -> F:
-    """--methods, --exclude, --backend, --budget, --timeout, --unroll, --no-cache, --cache-dir."""
+    """--methods, --exclude, --backend, --budget, --crosshair-budget, --timeout, --unroll,
+    --no-cache, --cache-dir."""
     options = [
         click.option("--methods", multiple=True, callback=_names, metavar="A,B,...",
                      help="The actions to analyse (repeatable or comma-separated) [default: public methods]."),
@@ -53,6 +55,10 @@ def analysis_options(command: F) -> F:
         click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
                      help="Solver time per class (z3 and CrossHair); after it the typestate is PARTIAL "
                      f"[default: {DEFAULT_BUDGET:g}; 0: no limit]."),
+        click.option("--crosshair-budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+                     help="Under --backend auto, CrossHair's time per class (from its first question); "
+                     "after it, what z3 left undecided stays may "
+                     f"[default: {DEFAULT_CROSSHAIR_BUDGET:g}; 0: only --budget]."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the CrossHair answer cache."),
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Folder of the CrossHair answer cache "
@@ -73,6 +79,7 @@ def analysis_options(command: F) -> F:
 # click parameter name -> (settings field, conversion of the given value)
 _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "backend": ("backend", str), "budget": ("budget", float), "timeout": ("timeout", float),
+    "crosshair_budget": ("crosshair_budget", float),
     "unroll": ("unroll", int), "max_states": ("max_states", int), "preconditions": ("preconditions", str),
     "jobs": ("jobs", int),
     "methods": ("methods", tuple), "exclude": ("exclude", tuple), "must_call": ("must_call", tuple),
@@ -113,6 +120,10 @@ def infer_options(settings: Settings) -> api.InferOptions:
         crosshair["cache"] = False
     if settings.cache_dir is not None:
         crosshair["cache_dir"] = str(settings.cache_dir)
+    if settings.crosshair_budget and settings.backend == "auto":
+        # CrossHair's share of an auto run; alone, CrossHair does all the work and only the
+        # run's budget bounds it
+        crosshair["budget"] = settings.crosshair_budget
     return api.InferOptions(
         backend=settings.backend, methods=settings.methods or None, exclude=settings.exclude,
         unroll=settings.unroll, timeout=settings.timeout, max_states=settings.max_states,

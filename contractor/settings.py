@@ -27,6 +27,9 @@ BACKENDS = ("z3", "crosshair", "auto")
 # seconds of solving per class when nothing else says (`--budget 0` or `budget = 0`: no limit);
 # after it the typestate is partial, never a hang
 DEFAULT_BUDGET = 60.0
+# seconds CrossHair may spend on a class under the auto backend (from its first question):
+# after it, what z3 left undecided stays may (`0`: only the run's budget bounds it)
+DEFAULT_CROSSHAIR_BUDGET = 10.0
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Settings:
 
     backend: str = "auto"
     budget: float = DEFAULT_BUDGET  # seconds of solving per class (z3 and CrossHair); 0: no limit
+    crosshair_budget: float = DEFAULT_CROSSHAIR_BUDGET  # CrossHair's share under auto; 0: no own limit
     timeout: float = 10.0  # seconds per solver query
     unroll: int = 8
     max_states: int | None = None
@@ -62,6 +66,7 @@ class PartialSettings:
 
     backend: str | None = None
     budget: float | None = None
+    crosshair_budget: float | None = None
     timeout: float | None = None
     unroll: int | None = None
     max_states: int | None = None
@@ -94,7 +99,8 @@ def overlay(base: Settings, *layers: PartialSettings) -> Settings:
 # -- pyproject.toml ----------------------------------------------------------------------
 
 _KINDS: dict[str, type | tuple[type, ...]] = {
-    "backend": str, "budget": (int, float), "timeout": (int, float), "unroll": int,
+    "backend": str, "budget": (int, float), "crosshair_budget": (int, float), "timeout": (int, float),
+    "unroll": int,
     "max_states": int, "jobs": int, "preconditions": str, "methods": list, "exclude": list, "must_call": list,
     "out": str, "cache": bool, "cache_dir": str, "format": str, "fail_on": str,
     "png": bool, "svg": bool, "html": bool, "dialect": str, "targets": list, "state_names": bool,
@@ -147,7 +153,7 @@ def _convert(key: str, value: Any, where: Location) -> Any:
         return tuple(value)
     if key in ("out", "cache_dir"):
         return Path(str(value))
-    if key in ("budget", "timeout"):
+    if key in ("budget", "crosshair_budget", "timeout"):
         assert isinstance(value, (int, float))
         return float(value)
     return value

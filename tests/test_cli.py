@@ -21,7 +21,7 @@ from contractor.errors import InputError, Location
 from contractor.model import BOOL, ClassModel, Field
 from contractor.outputs import render as render_module
 from contractor.outputs import to_json
-from contractor.settings import DEFAULT_BUDGET
+from contractor.settings import DEFAULT_BUDGET, DEFAULT_CROSSHAIR_BUDGET
 from contractor.typestate import Finding, Typestate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -256,6 +256,8 @@ def test_options_reach_the_api(fake):
         "50",
         "--jobs",
         "3",
+        "--crosshair-budget",
+        "4",
         "--no-svg",
         "--no-html",
     )
@@ -271,12 +273,14 @@ def test_options_reach_the_api(fake):
         max_states=50,
         jobs=3,
         budget=DEFAULT_BUDGET,
+        crosshair_options={"budget": 4.0},
     )
 
 
 def test_defaults(fake):
     assert run("infer", "Door", "--quiet").exit_code == 0
-    assert fake["options"] == api.InferOptions(budget=DEFAULT_BUDGET)  # no run unbounded
+    assert fake["options"] == api.InferOptions(  # no run unbounded, nor CrossHair's share
+        budget=DEFAULT_BUDGET, crosshair_options={"budget": DEFAULT_CROSSHAIR_BUDGET})
 
 
 def test_text_summary_and_files(fake):

@@ -100,7 +100,7 @@ class Worker:
             if limit is not None and now - started > limit:
                 raise WorkerFailed(f"the CrossHair worker was stopped after {limit:g} s on {what}")
             if deadline is not None and now > deadline + DEADLINE_GRACE:
-                raise WorkerFailed(f"the time budget ran out during {what}")
+                raise WorkerFailed(f"CrossHair's time budget (--crosshair-budget, or --budget) ran out during {what}")
             if self.recv_conn.poll(POLL):
                 try:
                     message = self.recv_conn.recv()
@@ -168,7 +168,7 @@ class SandboxedCrosshair:
 
     def _ask(self, op: str, args: tuple, what: str) -> list[Target]:
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise WorkerFailed("the time budget was used up before CrossHair could answer")
+            raise WorkerFailed("CrossHair's time budget (--crosshair-budget, or --budget) was used up")
         worker = self._ready_worker()
         budget = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
         try:
