@@ -13,14 +13,10 @@ a run over --limit seconds is stopped and reported as such.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,24 +24,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from semantic_collection_cases import COLLECTION_CASES  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from cli_run import infer_once  # noqa: E402
+
 
 def run_once(path: Path, unroll: int, backend: str, tree: Path, limit: float) -> dict:
-    with tempfile.TemporaryDirectory() as out:
-        env = {**os.environ, "PYTHONPATH": str(tree)}
-        cmd = [sys.executable, "-m", "contractor", "infer", f"{path}:C", "--format", "json", "--out", out,
-               "--no-svg", "--no-html", "--quiet", "--no-cache", "--backend", backend, "--unroll", str(unroll)]
-        start = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=limit, cwd=out)
-        except subprocess.TimeoutExpired:
-            return {"seconds": None}
-        seconds = time.perf_counter() - start
-        if proc.returncode != 0:
-            return {"seconds": None, "error": proc.stderr.strip().splitlines()[-1:]}
-        data = json.loads(proc.stdout)
-    ts = data["typestates"][0] if "typestates" in data else data
-    return {"seconds": seconds, "states": ts["stats"]["states"], "transitions": ts["stats"]["transitions"],
-            "may": sum(t["certainty"] == "may" for t in ts["transitions"])}
+    return infer_once(f"{path}:C", ["--backend", backend, "--unroll", str(unroll)], tree, limit)
 
 
 def main() -> None:

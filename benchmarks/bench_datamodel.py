@@ -17,39 +17,21 @@ samples (by class name).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from cli_run import infer_once  # noqa: E402
+
 SAMPLES = ["samples/text_buffer.py:TextBuffer", "samples/crosshair/pool.py:ConnectionPool",
            "samples/player.py:Mp3Player", "samples/session_pool.py:SessionPool", "samples/tag_set.py:TagSet",
            "samples/router.py:Router"]
 
 
 def run_once(target: str, tree: Path, limit: float) -> dict:
-    with tempfile.TemporaryDirectory() as out:
-        env = {**os.environ, "PYTHONPATH": str(tree)}
-        cmd = [sys.executable, "-m", "contractor", "infer", str(ROOT / target), "--format", "json",
-               "--out", out, "--no-svg", "--no-html", "--quiet", "--no-cache"]
-        start = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=limit, cwd=out)
-        except subprocess.TimeoutExpired:
-            return {"seconds": None}
-        seconds = time.perf_counter() - start
-        if proc.returncode != 0:
-            return {"seconds": None, "error": proc.stderr.strip().splitlines()[-1:]}
-        data = json.loads(proc.stdout)
-        data = data["typestates"][0] if "typestates" in data else data  # the document, or an older tree's class
-    return {"seconds": seconds, "states": data["stats"]["states"], "transitions": data["stats"]["transitions"],
-            "may": sum(t["certainty"] == "may" for t in data["transitions"]),
-            "queries": data["stats"].get("queries_by_backend")}
+    return infer_once(str(ROOT / target), [], tree, limit)
 
 
 def main() -> None:

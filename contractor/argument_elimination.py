@@ -45,21 +45,22 @@ def _mentions(expr: ast.AST, name: str) -> bool:
 
 
 def _and(parts: Sequence[ast.expr]) -> ast.expr:
-    parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is True)]
-    if any(isinstance(p, ast.Constant) and p.value is False for p in parts):
-        return ast.Constant(False)
-    if not parts:
-        return ast.Constant(True)
-    return parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), list(parts))
+    return _junction(ast.And(), True, parts)
 
 
 def _or(parts: Sequence[ast.expr]) -> ast.expr:
-    parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is False)]
-    if any(isinstance(p, ast.Constant) and p.value is True for p in parts):
-        return ast.Constant(True)
-    if not parts:
-        return ast.Constant(False)
-    return parts[0] if len(parts) == 1 else ast.BoolOp(ast.Or(), list(parts))
+    return _junction(ast.Or(), False, parts)
+
+
+def _junction(op: ast.boolop, unit: bool, parts: Sequence[ast.expr]) -> ast.expr:
+    """`a and b` (`unit` True) or `a or b` (False), simplified: the unit drops out, its
+    opposite absorbs the whole."""
+    kept = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is unit)]
+    if any(isinstance(p, ast.Constant) and p.value is (not unit) for p in kept):
+        return ast.Constant(not unit)
+    if not kept:
+        return ast.Constant(unit)
+    return kept[0] if len(kept) == 1 else ast.BoolOp(op, list(kept))
 
 
 def _conjuncts(expr: ast.expr) -> list[ast.expr]:
