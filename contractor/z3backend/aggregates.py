@@ -11,6 +11,7 @@ sorting network of comparisons (ints, bools and strs: orders where equal means i
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -21,11 +22,16 @@ from contractor.z3backend import values as V
 from contractor.z3backend.comprehensions import COMPREHENSIONS, OrderMatters
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 CONSUMERS = ("sum", "min", "max", "sorted", "list", "set", "dict")
 SORTABLE = ("int", "bool", "str")
 
 
-class Aggregates:
+class Aggregates(_Host):
     """Mixin of Executor: needs the comprehension core (instances, produced, iterable_parts,
     build_list/set/dict, past_bound) and eval, unwrap, raise_if, unsupported."""
 
@@ -65,12 +71,12 @@ class Aggregates:
             return self.build_list(parts, node) if name == "list" else self.build_set(parts, node)
         if name == "dict" and isinstance(arg, ast.Dict):
             return self.eval(arg)
-        if name == "dict" and not isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
-            v = self.eval(arg)
-            if v.kind == "dict":
-                return v
-            raise self.unsupported(node, f"dict() of a {v.type}")
         if name == "dict":
+            if not isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
+                v = self.eval(arg)
+                if v.kind == "dict":
+                    return v
+                raise self.unsupported(node, f"dict() of a {v.type}")
             return self.build_dict(self.produced(arg.elt, arg.generators, node), node)
         parts = self.iterable_parts(arg, node)
         return self.build_list(parts, node) if name == "list" else self.build_set(parts, node)

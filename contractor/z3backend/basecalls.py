@@ -12,6 +12,7 @@ the summary's unknowns (explore.unreadable_bases).
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -21,16 +22,21 @@ from contractor.z3backend import values as V
 from contractor.z3backend.reach import CONTAINERS
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 
 def unreadable_base(method: Method) -> str | None:
     """The unreadable base class whose code `method` stands for, if it is one."""
     body = method.body
-    if len(body) == 1 and isinstance(body[0], Opaque) and getattr(body[0], "base", ""):
+    if len(body) == 1 and isinstance(body[0], Opaque) and bool(getattr(body[0], "base", "")):
         return body[0].base
     return None
 
 
-class BaseCalls:
+class BaseCalls(_Host):
     """Mixin of Executor (with OutsideEvaluator and Reach)."""
 
     def call_unreadable(self, oid: int, method: Method, args: list, kwargs: dict, node: ast.AST) -> Val:
@@ -43,7 +49,9 @@ class BaseCalls:
                                            self.loc(node))
             if i < len(nodes) and not isinstance(nodes[i], ast.Starred):
                 self.hand_out(nodes[i], v)
-        self.unreadable_effect(oid, method.body[0].reason, node)
+        opaque = method.body[0]
+        assert isinstance(opaque, Opaque)  # call_method calls this only for an unreadable_base method
+        self.unreadable_effect(oid, opaque.reason, node)
         if not self.state.outside_returns:
             fails = self.fresh(BOOL, f"raises!{method.name}")
             self.raise_if(fails.z, f"an exception from {method.name}()", node)

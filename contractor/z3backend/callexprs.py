@@ -4,7 +4,7 @@ builtin, a list/str/dict/set method, a quantifier, or code outside the class (ou
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -18,8 +18,13 @@ from contractor.z3backend.quantifiers import QUANTIFIERS
 from contractor.z3backend.refs import BoundMethod, ListMethod, StrMethod
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
-class CallEvaluator:
+
+class CallEvaluator(_Host):
     """Mixin of ExprEvaluator: needs eval, eval_any, as_value, unwrap, call_method, construct,
     store, raise_if, tolerant, outside_call, call_quantifier, call_str_method,
     call_map_method, call_builtin_extra and call_list_extra."""
@@ -52,7 +57,8 @@ class CallEvaluator:
         target = self.eval_any(func)
         if isinstance(target, BoundMethod):
             args = [self.as_value(self.eval_any(a), a) for a in node.args]
-            kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords}
+            kwargs = {k.arg: self.as_value(self.eval_any(k.value), k.value) for k in node.keywords
+                      if k.arg is not None}  # None: **kw, rejected above (starred)
             return self.call_method(target.obj, target.name, args, kwargs, node)
         if isinstance(target, ListMethod):
             return self.call_list_method(target, node)
@@ -70,7 +76,8 @@ class CallEvaluator:
     def call_builtin(self, name: str, node: ast.Call) -> Val:
         if name in ("cls", self.model.name):
             args = [self.eval_any(a) for a in node.args]
-            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}
+            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords
+                      if k.arg is not None}  # None: **kw, rejected in e_Call (starred)
             return self.construct(args, kwargs, node)
         if name in QUANTIFIERS:
             return self.call_quantifier(name, node)

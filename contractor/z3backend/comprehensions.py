@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import z3
 
@@ -27,6 +27,11 @@ from contractor.z3backend.outside import escapes_self
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
+
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 Visit = Callable[[], None]
@@ -48,7 +53,7 @@ def item_name(node: ast.AST) -> ast.Name:
     return ast.copy_location(ast.Name(id="_item!", ctx=ast.Load()), node)
 
 
-class Comprehensions:
+class Comprehensions(_Host):
     """Mixin of Executor: needs eval, eval_any, condition, guard, frame, active, feasible,
     loop_items, mark_unknown, raise_if, unroll, loc and unsupported."""
 
@@ -76,7 +81,7 @@ class Comprehensions:
         if comp.is_async:
             raise self.unsupported(node, "an async comprehension")
         at = self.loop_items(comp, any_order)
-        if at == "opaque":
+        if isinstance(at, str):  # "opaque"
             raise self.unsupported(comp.iter, "a comprehension over an untyped value")
         outer = self.guard
         names = _target_names(comp.target)
@@ -248,7 +253,8 @@ class Comprehensions:
         called code with effects)."""
         holder = "_iterable!"
         saved = self.frame.locals.get(holder)
-        self.frame.locals[holder] = v
+        # the holder only feeds the loop reading it (eval_any), which takes any iterable, not only a Val
+        self.frame.locals[holder] = cast(Val, v)
         try:
             it = ast.copy_location(ast.Name(id=holder, ctx=ast.Load()), node)
             return self.produced(item_name(node), each_item(it, node), node)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ast
 import time
-from typing import Any
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, cast
 
 import z3
 
@@ -109,7 +111,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             raise UnsupportedConstruct("__old__ outside a postcondition")
         return self.old_oid
 
-    def mark_unknown(self, err: UnsupportedConstruct, node: ast.AST, writes: set[str] | None) -> None:
+    def mark_unknown(self, err: UnsupportedConstruct, node: ast.AST, writes: AbstractSet[str] | None) -> None:
         """Paths reaching `node` become unknown; the fields they may write become arbitrary
         (on the analysed method's object: those in its write set, see effects.py)."""
         c = self.active()
@@ -121,8 +123,8 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if writes is None and self.root is not None:
             if self.root_writes == ():  # computed once per executor, not per unknown statement
                 self.root_writes = effects.writes(self.model, self.root[0])
-            writes = self.root_writes
-            own = self.state.objects.get(own_oid, {})
+            writes = cast("frozenset[str] | None", self.root_writes)  # computed: not the () sentinel
+            own = self.state.objects.get(self.root[1], {})
             if writes is not None and any(w not in own or own[w].kind == "any" for w in writes):
                 writes = writes | {"__opaque__"}  # it stands for the fields z3 does not model
         for oid, fields in self.state.objects.items():
@@ -141,7 +143,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
 
     # -- statements ------------------------------------------------------------------
 
-    def run_block(self, stmts, writes: set[str] | None) -> None:
+    def run_block(self, stmts: Sequence[ast.stmt], writes: set[str] | None) -> None:
         for stmt in stmts:
             if z3.is_false(z3.simplify(self.active())):
                 return
@@ -153,13 +155,14 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             except UnsupportedConstruct as err:
                 self.mark_unknown(err, stmt, writes)
             except z3.Z3Exception as exc:  # e.g. a sort mismatch: a construct we mistyped
-                err = UnsupportedConstruct(f"{type(stmt).__name__} z3 could not express ({exc})", self.loc(stmt))
-                self.mark_unknown(err, stmt, writes)
+                unexpressed = UnsupportedConstruct(f"{type(stmt).__name__} z3 could not express ({exc})",
+                                                   self.loc(stmt))
+                self.mark_unknown(unexpressed, stmt, writes)
 
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
             return
-        if isinstance(node, Opaque) and getattr(node, "base", ""):  # an unreadable base's method
+        if isinstance(node, Opaque) and bool(getattr(node, "base", "")):  # an unreadable base's method
             own = self.frame.locals.get("self")
             if isinstance(own, Val) and own.kind == "class":
                 self.unreadable_effect(own.z, node.reason, node)

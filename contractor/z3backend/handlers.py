@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -23,6 +24,11 @@ from contractor.z3backend import effects
 from contractor.z3backend import values as V
 from contractor.z3backend.state import FALSE, TRUE, Loop, Site
 from contractor.z3backend.values import Val
+
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
 _ROOTS = ("BaseException", "Exception")
 
@@ -79,7 +85,7 @@ def catches(handler: list[str] | None, raised: str, module: ast.Module) -> bool 
     return False  # its bases are all known and none is handled
 
 
-class HandlerExecutor:
+class HandlerExecutor(_Host):
     """Mixin of Executor: needs its state, guard, frame, loops, active(), run_block(),
     raise_if(), fresh(), store(), eval_any() and tolerant()."""
 

@@ -5,7 +5,7 @@ values merged over the callee's return paths), and `cls(...)` constructing a new
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -16,10 +16,15 @@ from contractor.z3backend.basecalls import unreadable_base
 from contractor.z3backend.state import Frame
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 MAX_INLINE_DEPTH = 8
 
 
-class InlineCalls:
+class InlineCalls(_Host):
     """Mixin of Executor: needs model, state, frame, loops, guard, root, active, eval, fresh,
     raise_if, condition, run_block and loc."""
 

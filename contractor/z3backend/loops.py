@@ -5,18 +5,24 @@ are not unrolled, and a path still looping after the bound becomes unknown."""
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeRef
 from contractor.z3backend import values as V
-from contractor.z3backend.iteration import items_of
+from contractor.z3backend.iteration import ItemAt, items_of
 from contractor.z3backend.state import FALSE, Loop
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
-class LoopExecutor:
+
+class LoopExecutor(_Host):
     """Mixin of Executor: needs its guard, loops, unroll, active(), feasible(), eval(),
     condition(), store(), run_block() and mark_unknown()."""
 
@@ -24,7 +30,7 @@ class LoopExecutor:
         if node.orelse:
             raise UnsupportedConstruct("loop with an else clause", self.loc(node))
         items = self.loop_items(node) if isinstance(node, ast.For) else None
-        if items == "opaque":  # over an untyped value (handlers.py)
+        if isinstance(node, ast.For) and items == "opaque":  # over an untyped value (handlers.py)
             self.run_opaque_for(node, writes)
             return
         loop = Loop()
@@ -36,6 +42,7 @@ class LoopExecutor:
                 if isinstance(node, ast.While):
                     more = self.condition(node.test)
                 else:
+                    assert callable(items)  # a For loop's items: "opaque" returned above
                     more, item = items(k)
                 if k == self.unroll:  # still running after `unroll` iterations: unknown
                     break
@@ -96,7 +103,7 @@ class LoopExecutor:
             return n > k, Val(elem, s.z[picks[k]])
         return at
 
-    def loop_items(self, node: ast.For | ast.comprehension, any_order: bool = False):
+    def loop_items(self, node: ast.For | ast.comprehension, any_order: bool = False) -> ItemAt | str:
         it = node.iter
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
                 and not it.keywords and 1 <= len(it.args) <= 3:
@@ -118,9 +125,9 @@ class LoopExecutor:
             return self.set_loop_items(seq, it, any_order)
         if getattr(seq, "kind", None) == "opaque" or type(seq).__name__ in ("External", "Member"):
             return "opaque"
-        at = items_of(seq)
-        if at is not None:
-            return at
+        found = items_of(seq)
+        if found is not None:
+            return found
         raise UnsupportedConstruct("for-loop over something other than range(), a str, list, tuple, "
                                    "set or dict", self.loc(it))
 

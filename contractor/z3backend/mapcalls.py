@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -16,6 +17,11 @@ from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
+
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ class DictView:
     kind: str
 
 
-class MapCalls:
+class MapCalls(_Host):
     """Mixin of Executor: needs eval, raise_if, store, unsupported."""
 
     def e_Set(self, node: ast.Set) -> Val:
@@ -53,9 +59,10 @@ class MapCalls:
     def e_Dict(self, node: ast.Dict) -> Val:
         if not node.keys:
             return Val(TypeRef("dict"), None)
-        if any(k is None for k in node.keys):
+        keys = [k for k in node.keys if k is not None]  # None: a **-unpacking
+        if len(keys) != len(node.keys):
             raise self.unsupported(node, "**-unpacking in a dict literal")
-        pairs = [(self.eval(k), self.eval(v)) for k, v in zip(node.keys, node.values)]
+        pairs = [(self.eval(k), self.eval(v)) for k, v in zip(keys, node.values)]
         kt, vt = pairs[0][0].type, pairs[0][1].type
         for k, v in pairs[1:]:
             kt, vt = V.join_type(kt, k.type), V.join_type(vt, v.type)
@@ -156,6 +163,7 @@ class MapCalls:
             k = args[0]
             present = P.contains(k, d)
             found = Val(vt, M.vals(d.z)[key(d, k)])
+            result: Val | None
             if len(args) == 2:
                 result = V.ite(present, found, args[1])
             elif name == "get":
@@ -182,6 +190,8 @@ class MapCalls:
         if name == "update" and len(args) == 1 and isinstance(node.args[0], ast.Dict):
             other = args[0]
             for kn, vn in zip(node.args[0].keys, node.args[0].values):
+                if kn is None:  # {**x}: a mapping z3 does not model
+                    raise self.unsupported(node, "**-unpacking in a dict literal")
                 d = put(d, self.eval(kn), self.eval(vn))  # the literal's pairs, in order
             del other
             self.store(m.target, d)

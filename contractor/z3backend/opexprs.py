@@ -5,6 +5,7 @@ themselves are valops.py's, this adds evaluation order, guards and the exception
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -15,11 +16,16 @@ from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/"}
 
 
-class OperatorEvaluator:
+class OperatorEvaluator(_Host):
     """Mixin of ExprEvaluator: needs eval, eval_any, condition, guard, raise_if, unsupported,
     fresh_typed, opaque_operation, opaque_compare and view_contains."""
 
@@ -100,7 +106,7 @@ class OperatorEvaluator:
         return self.fresh_typed(BOOL, "`in` on a value z3 does not model", node).z
 
     def e_Compare(self, node: ast.Compare) -> Val:
-        left = self.eval(node.left)
+        left: Any = self.eval(node.left)  # a Val; a DictView after `x in d.keys()` in a chain
         parts = []
         saved = self.guard
         try:

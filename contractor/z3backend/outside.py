@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -30,6 +30,11 @@ from contractor.z3backend import values as V
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import free_constants
+
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
 # builtins whose result type is known whatever their arguments
 _RESULT_TYPES = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": BOOL, "callable": BOOL,
@@ -71,7 +76,7 @@ def escapes_self(node: ast.AST) -> bool:
     return False
 
 
-class OutsideEvaluator:
+class OutsideEvaluator(_Host):
     """Mixin of Executor (after ExprEvaluator): opaque values and code outside the source."""
 
     def note_outside(self, what: str, node: ast.AST | None) -> None:
@@ -173,7 +178,7 @@ class OutsideEvaluator:
                 self.tolerant(part.value)
         return self.fresh_typed(STR, "fstring", node)
 
-    def _opaque_expr(self, node: ast.expr) -> Val:
+    def _opaque_expr(self, node: Any) -> Val:  # Any: it is also e_Dict, e_Set, ... (each its own node type)
         if escapes_self(node):
             raise UnsupportedConstruct(f"{type(node).__name__} using self", self.loc(node))
         return self.fresh_opaque(type(node).__name__, node)

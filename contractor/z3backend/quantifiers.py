@@ -11,6 +11,7 @@ inside a quantifier would escape it): otherwise the call is read item by item in
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -21,6 +22,11 @@ from contractor.z3backend.iteration import items_of, keys_of
 from contractor.z3backend.mapcalls import DictView
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 QUANTIFIERS = ("all", "any")
 
 
@@ -28,7 +34,7 @@ class NotQuantifiable(Exception):
     """The call is read item by item instead."""
 
 
-class Quantifiers:
+class Quantifiers(_Host):
     """Mixin of Executor: needs eval_any, condition, frame, state, unsupported, bind_target
     and unrolled_quantifier (aggregates.py)."""
 

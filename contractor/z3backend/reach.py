@@ -21,7 +21,7 @@ objects outside code holds through global references.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -32,6 +32,11 @@ from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import free_constants
+
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
 
 CONTAINERS = ("list", "dict", "set")
 # expressions whose value is a new object no other place holds
@@ -46,7 +51,7 @@ def holds_mutable(t: TypeRef) -> bool:
     return t.kind in ("tuple", "optional") and any(holds_mutable(a) for a in t.args)
 
 
-class Reach:
+class Reach(_Host):
     """Mixin of Executor (with OutsideEvaluator): havoc what outside code was handed."""
 
     def hand_out(self, node: ast.expr, v: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -18,6 +19,11 @@ from contractor.z3backend import strings as S
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 
 @dataclass(frozen=True)
 class Reversed:
@@ -26,7 +32,7 @@ class Reversed:
     value: Val
 
 
-class SeqCalls:
+class SeqCalls(_Host):
     """Mixin of Executor: needs eval, raise_if, store, feasible, active, mark_unknown, loc,
     unsupported and unroll."""
 

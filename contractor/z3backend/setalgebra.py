@@ -12,6 +12,7 @@ in the right operand's order (as CPython's insertion; its hash order may differ)
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -22,6 +23,11 @@ from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import put
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 SET_OPS = {ast.BitOr: "|", ast.BitAnd: "&", ast.Sub: "-", ast.BitXor: "^"}
 METHODS = {"union": "|", "intersection": "&", "difference": "-", "symmetric_difference": "^",
            "update": "|", "intersection_update": "&", "difference_update": "-",
@@ -29,7 +35,7 @@ METHODS = {"union": "|", "intersection": "&", "difference": "-", "symmetric_diff
 ORDERS = {ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">"}
 
 
-class SetAlgebra:
+class SetAlgebra(_Host):
     """Mixin of Executor: needs eval, store, past_bound, unroll, unsupported."""
 
     def set_binop(self, node: ast.BinOp, left: Val, right: Val) -> Val:

@@ -5,6 +5,7 @@ value reached by two names is not followed (the mutation would change both)."""
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -16,11 +17,16 @@ from contractor.z3backend.refs import OldNamespace
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
 
+if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost as _Host
+else:
+    _Host = object
+
 FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Dict, ast.SetComp, ast.DictComp)
 MUTABLE = ("list", "set", "dict")
 
 
-class StoreExecutor:
+class StoreExecutor(_Host):
     """Mixin of Executor: needs frame, state, active, eval, eval_any, fresh, raise_if, loc,
     fresh_choice, tolerant, none_raises, hand_out and store_dict_item."""
 
