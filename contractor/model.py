@@ -139,6 +139,7 @@ class BaseClass:
         return self.node is not None
 
 
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef  # a method as written: def or async def
 MethodKind = Literal["action", "constructor", "factory", "helper", "property"]
 
 
@@ -156,7 +157,7 @@ class Method:
     preconditions: tuple[Condition, ...]
     postconditions: tuple[Condition, ...]
     body: tuple[ast.stmt, ...]
-    node: ast.FunctionDef
+    node: FunctionNode
     location: Location
     returns: TypeRef | None = None
     raises: tuple[str, ...] = ()  # exception names the contract declares as expected

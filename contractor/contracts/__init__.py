@@ -19,7 +19,7 @@ from contractor.contracts.context import FileContext
 from contractor.contracts.inherit import Definition, Hierarchy, opaque_body, precondition_list, until_first_await
 from contractor.contracts.methods import body_of, decorator_names, is_dataclass, kind_of, params_of, synthesise_init
 from contractor.errors import InputError
-from contractor.model import DIALECTS, ClassModel, Method, PreconditionMode
+from contractor.model import DIALECTS, ClassModel, Condition, FunctionNode, Method, MethodKind, PreconditionMode
 from contractor.target import ResolvedTarget
 
 
@@ -47,26 +47,26 @@ def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: di
     return tuple(sorted(set(chosen) - set(exclude)))
 
 
-def _method(name: str, d: Definition, h: Hierarchy, body_fn: ast.FunctionDef, owner: str) -> Method:
-    r = d.reading
-    kind, _ = kind_of(d.fn, r.src.name, r.ctx)
-    _, binding = kind_of(d.fn, r.src.name, r.ctx)
+def _method(name: str, d: Definition, h: Hierarchy, body_fn: FunctionNode, owner: str) -> Method:
+    r, fn = d.readable()
+    kind, _ = kind_of(fn, r.src.name, r.ctx)
+    _, binding = kind_of(fn, r.src.name, r.ctx)
     contracts = h.contracts(d)
     return Method(
-        name=name, kind=kind, params=params_of(d.fn, r.types, r.ctx, bound=binding != "static"),
+        name=name, kind=kind, params=params_of(fn, r.types, r.ctx, bound=binding != "static"),
         preconditions=tuple(precondition_list(contracts)),
         postconditions=tuple(c for e in contracts.values() for c in e.post), body=_body(body_fn),
-        node=d.fn, location=r.ctx.loc(d.fn), returns=r.types.annotation(d.fn.returns),
-        raises=tuple(x for e in contracts.values() for x in e.raises), decorators=decorator_names(d.fn),
+        node=fn, location=r.ctx.loc(fn), returns=r.types.annotation(fn.returns),
+        raises=tuple(x for e in contracts.values() for x in e.raises), decorators=decorator_names(fn),
         owner=owner, constants=None if r.src.path == h.top.src.path else module_constants(r.src.module))
 
 
-def _body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.stmt, ...]:
+def _body(fn: FunctionNode) -> tuple[ast.stmt, ...]:
     body = body_of(fn)
     return until_first_await(fn, body) if isinstance(fn, ast.AsyncFunctionDef) else body
 
 
-def _opaque(name: str, where: Unreadable, at: ast.ClassDef, kind: str = "helper") -> Method:
+def _opaque(name: str, where: Unreadable, at: ast.ClassDef, kind: MethodKind = "helper") -> Method:
     reason = f"{name.rsplit('.', 1)[-1]} of the unreadable base class {where.name}"
     fn = ast.copy_location(ast.FunctionDef(name=name, args=ast.arguments(
         posonlyargs=[], args=[ast.arg("self")], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
@@ -122,25 +122,29 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
         if name in done:
             continue
         done.add(name)
-        if d.reading is None:  # an unreadable base may define it in front of any readable one
+        if d.unreadable is not None:  # an unreadable base may define it in front of any readable one
             readable = h.definition(name, d.index + 1)
-            kind = "action" if not name.startswith("_") else "helper"
+            kind: MethodKind = "action" if not name.startswith("_") else "helper"
             if readable is not None and readable.reading is not None:
-                kind, _ = kind_of(readable.fn, readable.reading.src.name, readable.reading.ctx)
+                r, base_fn = readable.readable()
+                kind, _ = kind_of(base_fn, r.src.name, r.ctx)
             model_methods[name] = _opaque(name, d.unreadable, cls, kind)
             continue
-        _, binding = kind_of(d.fn, d.reading.src.name, d.reading.ctx)
+        reading, own_fn = d.readable()
+        _, binding = kind_of(own_fn, reading.src.name, reading.ctx)
         if binding != "instance" and "." not in name:
             static.add(name)
         body_fn, targets = h.body(d)
-        model_methods[name] = _method(name, d, h, body_fn, d.reading.src.name)
+        model_methods[name] = _method(name, d, h, body_fn, reading.src.name)
         for t in targets:
             if isinstance(t.owner, Unreadable):
                 if t.name not in done:
                     done.add(t.name)
                     model_methods[t.name] = _opaque(t.name, t.owner, cls, "helper")
                 continue
-            index = next(i for i, c in enumerate(h.mro) if c.key == t.owner.key)
+            owner = t.owner
+            assert owner is not None  # SuperRewriter.needed holds only calls landing in a class
+            index = next(i for i, c in enumerate(h.mro) if c.key == owner.key)
             todo.append((t.name, Definition(h.readings[index], h.readings[index].functions[t.method], index)))
 
     factories = sorted(n for n, m in model_methods.items() if m.kind == "factory" and "." not in n)
@@ -148,7 +152,8 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
     if preconditions is None:
         # leading asserts alone do not count: under raise guards a failing assert is a guard too
         preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
-    conditions = [(None, set(), c) for c in invariants] + [  # those written in the target's own file
+    conditions: list[tuple[str | None, set[str], Condition]] = [  # those written in the target's own file
+        (None, set(), c) for c in invariants] + [
         (name, {p.name for p in m.params}, c) for name, m in model_methods.items()
         for c in (*m.preconditions, *m.postconditions)]
     conditions = [t for t in conditions if t[2].location.path == resolved.display_path]

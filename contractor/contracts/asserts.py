@@ -8,10 +8,10 @@ import copy
 
 from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, is_docstring, string_value
-from contractor.model import Condition
+from contractor.model import Condition, FunctionNode
 
 
-def leading_asserts(fn: ast.FunctionDef) -> list[ast.Assert]:
+def leading_asserts(fn: FunctionNode) -> list[ast.Assert]:
     found: list[ast.Assert] = []
     for stmt in fn.body:
         if isinstance(stmt, ast.Assert):
@@ -21,7 +21,7 @@ def leading_asserts(fn: ast.FunctionDef) -> list[ast.Assert]:
     return found
 
 
-def read_method(fn: ast.FunctionDef, ctx: FileContext) -> Clauses:
+def read_method(fn: FunctionNode, ctx: FileContext) -> Clauses:
     found = Clauses()
     for stmt in leading_asserts(fn):
         found.pre.append(Condition(copy.deepcopy(stmt.test), ctx.text(stmt.test), "pre", "asserts",

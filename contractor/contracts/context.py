@@ -7,6 +7,7 @@ import ast
 from dataclasses import dataclass, field
 
 from contractor.errors import InputError, Location
+from contractor.model import FunctionNode
 
 
 def _import_names(module: ast.Module) -> dict[str, str]:
@@ -84,7 +85,7 @@ def string_value(node: ast.expr | None) -> str | None:
     return None
 
 
-def docstring_node(node: ast.ClassDef | ast.FunctionDef) -> ast.Constant | None:
+def docstring_node(node: ast.ClassDef | FunctionNode) -> ast.Constant | None:
     if node.body and isinstance(node.body[0], ast.Expr):
         value = node.body[0].value
         if isinstance(value, ast.Constant) and isinstance(value.value, str):

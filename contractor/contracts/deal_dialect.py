@@ -15,7 +15,7 @@ import ast
 from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, as_lambda, decorator_call, keyword, lambda_params, string_value
 from contractor.contracts.normalize import RETURN, free_names, name_ref, rename, replace_attributes, substitute
-from contractor.model import ClauseKind, Condition
+from contractor.model import ClauseKind, Condition, FunctionNode
 
 PREFIX = "deal."
 
@@ -60,7 +60,7 @@ def _condition(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, kws, ctx: File
                      string_value(keyword(kws, "message")))
 
 
-def read_method(fn: ast.FunctionDef, ctx: FileContext, params: list[str]) -> Clauses:
+def read_method(fn: FunctionNode, ctx: FileContext, params: list[str]) -> Clauses:
     """params: the method's parameter names, self first."""
     found = Clauses()
     for dec in fn.decorator_list:

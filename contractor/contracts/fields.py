@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from contractor.contracts.context import FileContext
 from contractor.contracts.types import TypeReader, is_classvar
-from contractor.model import BOOL, FLOAT, INT, NONE, OPAQUE, STR, Field, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, OPAQUE, STR, Field, FunctionNode, TypeRef
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,12 @@ def _self_target(node: ast.expr, self_name: str) -> str | None:
     return None
 
 
-def _functions(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def _functions(cls: ast.ClassDef) -> list[FunctionNode]:
     return [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.args.args
             and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in f.decorator_list)]
 
 
-def _assignments(fn: ast.FunctionDef | ast.AsyncFunctionDef):
+def _assignments(fn: FunctionNode):
     """(field name, annotation or None, value or None, node) for each `self.<name>` assignment."""
     self_name = fn.args.args[0].arg if fn.args.args else "self"
     for node in ast.walk(fn):
@@ -96,7 +96,7 @@ def type_comment(node: ast.stmt, ctx: FileContext) -> ast.expr | None:
         return None
 
 
-def param_types(fn: ast.FunctionDef | ast.AsyncFunctionDef, types: TypeReader) -> dict[str, TypeRef]:
+def param_types(fn: FunctionNode, types: TypeReader) -> dict[str, TypeRef]:
     """Each parameter's type: its annotation, else its literal default's type, else opaque."""
     a = fn.args
     positional = [*a.posonlyargs, *a.args]

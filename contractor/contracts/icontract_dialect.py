@@ -15,7 +15,7 @@ import copy
 from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, as_lambda, decorator_call, keyword, lambda_params, string_value
 from contractor.contracts.normalize import RETURN, free_names, name_ref, replace_attributes, substitute, to_old
-from contractor.model import ClauseKind, Condition
+from contractor.model import ClauseKind, Condition, FunctionNode
 
 PREFIX = "icontract."
 
@@ -43,7 +43,7 @@ def _check_params(lam: ast.Lambda, allowed: list[str], ctx: FileContext, constru
                 f"(icontract binds by name; expected some of: {', '.join(allowed)})", lam, ctx.text(lam))
 
 
-def _snapshots(fn: ast.FunctionDef, ctx: FileContext, params: list[str]) -> dict[str, ast.expr]:
+def _snapshots(fn: FunctionNode, ctx: FileContext, params: list[str]) -> dict[str, ast.expr]:
     snaps: dict[str, ast.expr] = {}
     for dec in fn.decorator_list:
         kind, _, args, kws = _kind(ctx, dec)
@@ -74,7 +74,7 @@ def _old(expr: ast.expr, snaps: dict[str, ast.expr], ctx: FileContext) -> ast.ex
     return result
 
 
-def read_method(fn: ast.FunctionDef, ctx: FileContext, params: list[str]) -> Clauses:
+def read_method(fn: FunctionNode, ctx: FileContext, params: list[str]) -> Clauses:
     """params: the method's parameter names, self first."""
     found = Clauses()
     snaps: dict[str, ast.expr] | None = None

@@ -33,7 +33,7 @@ from contractor.contracts.fields import read_fields
 from contractor.contracts.methods import is_accessor, is_dataclass, param_names
 from contractor.contracts.supercalls import SuperRewriter, SuperTarget, next_definition, rewrite
 from contractor.contracts.types import TypeReader, enum_classes
-from contractor.model import BaseClass, Condition, Field, Opaque, TypeRef
+from contractor.model import BaseClass, Condition, Field, FunctionNode, Opaque, TypeRef
 from contractor.target import ResolvedTarget
 
 DIALECT_ORDER = ("pep316", "icontract", "deal", "asserts")
@@ -47,7 +47,7 @@ class Reading:
     ctx: FileContext
     lines: list[str]
     types: TypeReader
-    functions: dict[str, ast.FunctionDef]
+    functions: dict[str, FunctionNode]
 
 
 @dataclass
@@ -65,15 +65,21 @@ class Definition:
     """A method as one class of the MRO defines it (reading None: an unreadable base)."""
 
     reading: Reading | None
-    fn: ast.FunctionDef | None
+    fn: FunctionNode | None
     index: int  # position of the defining class in the MRO
     unreadable: Unreadable | None = None
 
+    def readable(self) -> tuple[Reading, FunctionNode]:
+        """The reading and the function of a definition in a readable class."""
+        if self.reading is None or self.fn is None:  # the caller skipped the unreadable ones
+            raise ValueError(f"the definition in MRO class {self.index} is in an unreadable class")
+        return self.reading, self.fn
 
-def functions_of(cls: ast.ClassDef, ctx: FileContext) -> dict[str, ast.FunctionDef]:
+
+def functions_of(cls: ast.ClassDef, ctx: FileContext) -> dict[str, FunctionNode]:
     """The class's methods by name; a later definition replaces an earlier one, as in Python,
     except a property's setter or deleter, which keeps the getter."""
-    found: dict[str, ast.FunctionDef] = {}
+    found: dict[str, FunctionNode] = {}
     for node in cls.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and not (node.name in found and is_accessor(node, ctx)):
@@ -81,7 +87,7 @@ def functions_of(cls: ast.ClassDef, ctx: FileContext) -> dict[str, ast.FunctionD
     return found
 
 
-def method_clauses(fn: ast.FunctionDef, ctx: FileContext, lines: list[str]) -> dict[str, Clauses]:
+def method_clauses(fn: FunctionNode, ctx: FileContext, lines: list[str]) -> dict[str, Clauses]:
     names = param_names(fn)
     return {
         "pep316": pep316.read_method(fn, ctx, lines),
@@ -207,11 +213,12 @@ class Hierarchy:
         return list(seen)
 
     def own_clauses(self, d: Definition) -> dict[str, Clauses]:
-        key = (d.index, d.fn.name)
+        reading, fn = d.readable()
+        key = (d.index, fn.name)
         if key not in self._clauses:
-            clauses = method_clauses(d.fn, d.reading.ctx, d.reading.lines)
+            clauses = method_clauses(fn, reading.ctx, reading.lines)
             self.used.update(k for k, c in clauses.items() if c.any)
-            owner = d.reading.src.name
+            owner = reading.src.name
             for c in clauses.values():
                 c.pre = [self.mangled_condition(x, owner) for x in c.pre]
                 c.post = [self.mangled_condition(x, owner) for x in c.post]
@@ -221,7 +228,7 @@ class Hierarchy:
     def contracts(self, d: Definition) -> dict[str, Effective]:
         """The method's contracts per dialect, after inheritance (see the module docstring)."""
         own = self.own_clauses(d)
-        below = self.definition(d.fn.name, d.index + 1)
+        below = self.definition(d.readable()[1].name, d.index + 1)
         base = self.contracts(below) if below is not None and below.reading is not None else None
         out: dict[str, Effective] = {}
         for dialect in DIALECT_ORDER:
@@ -238,10 +245,11 @@ class Hierarchy:
                                          _union(inherited.raises, mine.raises))
         return out
 
-    def body(self, d: Definition) -> tuple[ast.FunctionDef, list[SuperTarget]]:
+    def body(self, d: Definition) -> tuple[FunctionNode, list[SuperTarget]]:
         """The definition's function with its super calls resolved, and where they land."""
+        reading, fn = d.readable()
         rewriter = SuperRewriter(self.mro, d.index, self.defines, self.explicit)
-        return self.mangled(rewrite(d.fn, rewriter), d.reading.src.name), rewriter.needed
+        return self.mangled(rewrite(fn, rewriter), reading.src.name), rewriter.needed
 
     # -- private names ---------------------------------------------------------------
 
@@ -291,7 +299,9 @@ def any_of(groups: list[list[Condition]]) -> Condition:
 def opaque_body(reason: str, at: ast.AST, rest: list[ast.stmt] | None = None, base: str = "") -> tuple[ast.stmt, ...]:
     """One opaque statement; `rest`: the statements it replaces, if known; `base`: the
     unreadable base class whose method it stands for (see model.Opaque)."""
-    return (ast.copy_location(Opaque(reason=reason, rest=list(rest or []), base=base), at),)
+    # an ast node takes its _fields as keywords; typeshed's ast.stmt knows only the position ones
+    opaque = Opaque(reason=reason, rest=list(rest or []), base=base)  # type: ignore[call-arg]
+    return (ast.copy_location(opaque, at),)
 
 
 def until_first_await(fn: ast.AsyncFunctionDef, body: tuple[ast.stmt, ...]) -> tuple[ast.stmt, ...]:

@@ -11,10 +11,10 @@ from typing import cast
 from contractor.contracts.context import FileContext, decorator_call, is_docstring, keyword
 from contractor.contracts.fields import ClassLevel, class_level, param_types
 from contractor.contracts.types import TypeReader
-from contractor.model import Field, MethodKind, Param
+from contractor.model import Field, FunctionNode, MethodKind, Param
 
 
-def decorator_names(fn: ast.FunctionDef | ast.ClassDef) -> tuple[str, ...]:
+def decorator_names(fn: FunctionNode | ast.ClassDef) -> tuple[str, ...]:
     """Decorators as written, without their arguments (e.g. "icontract.require")."""
     return tuple(ast.unparse(decorator_call(d)[0]) for d in fn.decorator_list)
 
@@ -22,7 +22,7 @@ def decorator_names(fn: ast.FunctionDef | ast.ClassDef) -> tuple[str, ...]:
 _TAGS = {"classmethod", "staticmethod", "property", "cached_property", "functools.cached_property"}
 
 
-def _builtin_decorators(fn: ast.FunctionDef, ctx: FileContext) -> set[str]:
+def _builtin_decorators(fn: FunctionNode, ctx: FileContext) -> set[str]:
     """classmethod / staticmethod / property / cached_property / accessor (`@x.setter`)."""
     tags = set()
     for dec in fn.decorator_list:
@@ -34,12 +34,12 @@ def _builtin_decorators(fn: ast.FunctionDef, ctx: FileContext) -> set[str]:
     return tags
 
 
-def is_accessor(fn: ast.FunctionDef, ctx: FileContext) -> bool:
+def is_accessor(fn: FunctionNode, ctx: FileContext) -> bool:
     """A property's setter/deleter: `@x.setter`."""
     return "accessor" in _builtin_decorators(fn, ctx)
 
 
-def _returns_class(fn: ast.FunctionDef, class_name: str) -> bool:
+def _returns_class(fn: FunctionNode, class_name: str) -> bool:
     ann = fn.returns
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         ann = ast.Name(ann.value.strip())
@@ -54,7 +54,7 @@ def _returns_class(fn: ast.FunctionDef, class_name: str) -> bool:
     return False
 
 
-def kind_of(fn: ast.FunctionDef, class_name: str, ctx: FileContext) -> tuple[MethodKind, str]:
+def kind_of(fn: FunctionNode, class_name: str, ctx: FileContext) -> tuple[MethodKind, str]:
     """(kind, binding) where binding is "instance", "class" or "static"."""
     decs = _builtin_decorators(fn, ctx)
     if fn.name == "__init__":
@@ -68,7 +68,7 @@ def kind_of(fn: ast.FunctionDef, class_name: str, ctx: FileContext) -> tuple[Met
     return ("helper" if fn.name.startswith("_") else "action"), "instance"
 
 
-def params_of(fn: ast.FunctionDef, types: TypeReader, ctx: FileContext, *, bound: bool = True) -> tuple[Param, ...]:
+def params_of(fn: FunctionNode, types: TypeReader, ctx: FileContext, *, bound: bool = True) -> tuple[Param, ...]:
     """The parameters after self/cls (all of them for a static method)."""
     a = fn.args
     positional = [*a.posonlyargs, *a.args]
@@ -80,12 +80,12 @@ def params_of(fn: ast.FunctionDef, types: TypeReader, ctx: FileContext, *, bound
     return tuple(Param(p.arg, typed[p.arg], d, ctx.loc(p)) for p, d in pairs)
 
 
-def param_names(fn: ast.FunctionDef) -> list[str]:
+def param_names(fn: FunctionNode) -> list[str]:
     a = fn.args
     return [p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
 
 
-def body_of(fn: ast.FunctionDef) -> tuple[ast.stmt, ...]:
+def body_of(fn: FunctionNode) -> tuple[ast.stmt, ...]:
     return tuple(fn.body[1:] if fn.body and is_docstring(fn.body[0]) else fn.body)
 
 

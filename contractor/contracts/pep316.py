@@ -16,7 +16,7 @@ from contractor.contracts.clauses import Clauses
 from contractor.contracts.context import FileContext, docstring_node
 from contractor.contracts.normalize import rewrite_implies, shift
 from contractor.errors import InputError, Location
-from contractor.model import ClauseKind, Condition
+from contractor.model import ClauseKind, Condition, FunctionNode
 
 # The next three patterns are CrossHair's (crosshair/condition_parser.py), unchanged.
 _HEADER_LINE = re.compile(
@@ -40,7 +40,7 @@ _OPEN_RE = re.compile("^\\s*[rR]?('''|\"\"\")")
 _CLOSE_RE = re.compile("('''|\"\"\")\\s*(#.*)?$")
 
 
-def doc_lines(node: ast.ClassDef | ast.FunctionDef, source_lines: list[str]) -> list[tuple[int, str]]:
+def doc_lines(node: ast.ClassDef | FunctionNode, source_lines: list[str]) -> list[tuple[int, str]]:
     """(line number, raw text) of the docstring's source lines, quotes removed."""
     doc = docstring_node(node)
     if doc is None:
@@ -127,7 +127,7 @@ def read_class(node: ast.ClassDef, ctx: FileContext, source_lines: list[str]) ->
     return found
 
 
-def read_method(node: ast.FunctionDef, ctx: FileContext, source_lines: list[str]) -> Clauses:
+def read_method(node: FunctionNode, ctx: FileContext, source_lines: list[str]) -> Clauses:
     found = Clauses()
     for section, line, col, text in sections(doc_lines(node, source_lines), ("pre", "post"), ctx):
         kind: ClauseKind = "pre" if section == "pre" else "post"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from contractor.contracts.bases import ClassSource, Linearised, Unreadable, dotted_name
+from contractor.model import FunctionNode
 
 OBJECT_METHODS = frozenset({"__init__", "__init_subclass__", "__post_init__"})
 
@@ -89,7 +90,7 @@ def _is_super(expr: ast.expr) -> bool:
                                and expr.args[1].id == "self"))
 
 
-def rewrite(fn: ast.FunctionDef, rewriter: SuperRewriter) -> ast.FunctionDef:
+def rewrite(fn: FunctionNode, rewriter: SuperRewriter) -> FunctionNode:
     """A copy of `fn` with its super calls rewritten (the parsed module is left alone)."""
     new = rewriter.visit(copy.deepcopy(fn))
     ast.fix_missing_locations(new)

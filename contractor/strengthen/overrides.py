@@ -9,7 +9,7 @@ import copy
 from dataclasses import dataclass
 from typing import cast
 
-from contractor.model import Method
+from contractor.model import FunctionNode, Method
 from contractor.strengthen import source as src
 
 
@@ -18,7 +18,7 @@ class Override:
     """The source of an override (its own small text) and its parsed def in that text."""
 
     text: str
-    node: ast.FunctionDef
+    node: FunctionNode
 
 
 def override(method: Method) -> Override:

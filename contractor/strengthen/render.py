@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from contractor.errors import InputError, Location
-from contractor.model import ClassModel, Dialect, Method
+from contractor.model import ClassModel, Dialect, FunctionNode, Method
 from contractor.resources import jinja_env
 from contractor.strengthen import members as cm
 from contractor.strengthen import source as src
@@ -113,7 +113,7 @@ def _choice(n: Names, receiver: str, ids: tuple[str, ...]) -> str:
     return f"{n.next_state}({receiver}, {_states(n, ids)})"
 
 
-def _check_action(model: ClassModel, node: ast.FunctionDef) -> None:
+def _check_action(model: ClassModel, node: FunctionNode) -> None:
     where = Location(model.path, node.lineno, node.col_offset)
     if not isinstance(node, ast.FunctionDef):
         raise InputError(f"{node.name}(): async methods cannot be strengthened", where, "async def")
@@ -125,7 +125,7 @@ def _check_action(model: ClassModel, node: ast.FunctionDef) -> None:
 
 
 def _method_view(model: ClassModel, table: StateTable, n: Names, name: str, dialect: Dialect,
-                 node: ast.FunctionDef) -> MethodView:
+                 node: FunctionNode) -> MethodView:
     _check_action(model, node)
     t = table.methods[name]
     field = f"self.{n.field}"
@@ -171,12 +171,12 @@ class _Editor:
     members: dict[int, list[cst.BaseStatement]]
     added: list[cst.BaseStatement]
 
-    def method_node(self, node: ast.FunctionDef) -> tuple[int, cst.FunctionDef]:
+    def method_node(self, node: FunctionNode) -> tuple[int, cst.FunctionDef]:
         index, stmt = member(self.module, self.index, self.model.node.body.index(node))
         assert isinstance(stmt, cst.FunctionDef) and stmt.name.value == node.name
         return index, stmt
 
-    def body_indent(self, node: ast.FunctionDef) -> str:
+    def body_indent(self, node: FunctionNode) -> str:
         """The indentation of `node`'s body (inside its docstring, where lines are indented)."""
         lines = self.model.source.splitlines()
         first = node.body[0]
@@ -238,7 +238,7 @@ def _constructor_edits(model: ClassModel, table: StateTable, ed: _Editor) -> Non
         ed.replace(index, [wrapper, cm.body_method(parts, body_name, doc, kinds)])
 
 
-def _all_args(node: ast.FunctionDef) -> str:
+def _all_args(node: FunctionNode) -> str:
     a = node.args
     parts = [p.arg for p in a.posonlyargs + a.args] + ([f"*{a.vararg.arg}"] if a.vararg else [])
     return ", ".join(parts + [f"{p.arg}={p.arg}" for p in a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else []))

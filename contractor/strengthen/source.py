@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import re
 
+from contractor.model import FunctionNode
+
 _CONTRACT_LINE = re.compile(r"(pre|post|raises|inv)(\[.*\])?:")
 
 
@@ -37,19 +39,19 @@ def _own_nodes(node: ast.AST):
         yield from _own_nodes(child)
 
 
-def returns_value(node: ast.FunctionDef) -> bool:
+def returns_value(node: FunctionNode) -> bool:
     return any(isinstance(n, ast.Return) and n.value is not None for n in _own_nodes(node))
 
 
-def has_return(node: ast.FunctionDef) -> bool:
+def has_return(node: FunctionNode) -> bool:
     return any(isinstance(n, ast.Return) for n in _own_nodes(node))
 
 
-def is_generator(node: ast.FunctionDef) -> bool:
+def is_generator(node: FunctionNode) -> bool:
     return any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in _own_nodes(node))
 
 
-def call_arguments(node: ast.FunctionDef) -> str:
+def call_arguments(node: FunctionNode) -> str:
     """The arguments with which the wrapper passes its own parameters on (`self` excluded)."""
     a = node.args
     positional = [p.arg for p in a.posonlyargs + a.args][1:]
@@ -59,7 +61,7 @@ def call_arguments(node: ast.FunctionDef) -> str:
     return ", ".join(parts)
 
 
-def parameter_names(node: ast.FunctionDef) -> set[str]:
+def parameter_names(node: FunctionNode) -> set[str]:
     a = node.args
     names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
     return names | {p.arg for p in (a.vararg, a.kwarg) if p}

@@ -76,8 +76,7 @@ class CallEvaluator(_Host):
     def call_builtin(self, name: str, node: ast.Call) -> Val:
         if name in ("cls", self.model.name):
             args = [self.eval_any(a) for a in node.args]
-            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords
-                      if k.arg is not None}  # None: **kw, rejected in e_Call (starred)
+            kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}  # None: a **kw (bind refuses it)
             return self.construct(args, kwargs, node)
         if name in QUANTIFIERS:
             return self.call_quantifier(name, node)

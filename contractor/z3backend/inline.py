@@ -5,6 +5,7 @@ values merged over the callee's return paths), and `cls(...)` constructing a new
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -28,7 +29,7 @@ class InlineCalls(_Host):
     """Mixin of Executor: needs model, state, frame, loops, guard, root, active, eval, fresh,
     raise_if, condition, run_block and loc."""
 
-    def bind(self, method: Method, args: list, kwargs: dict, node: ast.AST,
+    def bind(self, method: Method, args: list[Any], kwargs: Mapping[str | None, Any], node: ast.AST,
              unknown_rest: bool = False) -> dict[str, Val]:
         """Arguments to parameters; `unknown_rest`: a `*args`/`**kw` at the call may supply
         any parameter not given otherwise (it gets an arbitrary value of its type)."""
@@ -43,7 +44,7 @@ class InlineCalls(_Host):
         for p, a in zip(params, args):
             bound[p.name] = a
         for k, a in kwargs.items():
-            if k not in {p.name for p in params} or k in bound:
+            if k is None or k not in {p.name for p in params} or k in bound:  # None: a **kw
                 raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
             bound[k] = a
         for p in params:
@@ -93,7 +94,7 @@ class InlineCalls(_Host):
             self.frame, self.loops, self.guard = outer_frame, outer_loops, outer_guard
         return merge_returns(frame, falls_through)
 
-    def construct(self, args: list, kwargs: dict, node: ast.AST) -> Val:
+    def construct(self, args: list[Any], kwargs: dict[str | None, Any], node: ast.AST) -> Val:
         """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
         from contractor.z3backend.semantics import blank_object
 
