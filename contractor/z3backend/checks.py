@@ -13,9 +13,12 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.typestate import Finding, FindingKind
+from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.z3util import make_solver
+
+MAX_REFINEMENTS = 32  # distinctness lemmas per check; past them the answer is unknown
 
 
 def method_findings(b) -> list[Finding]:
@@ -28,15 +31,22 @@ def method_findings(b) -> list[Finding]:
         naming `undecided` is reported as an unknown finding, never silently dropped."""
         s = make_solver(b.timeout_ms)
         s.add(*parts)
-        r = b.check(s)
-        if r == z3.sat:
-            return s.model()
+        # sets' items and dicts' keys are distinct: checked per model, with a ground lemma
+        # where a model repeats one, as the exploration does (a quantifier makes z3 time out)
+        enc = Encoder(sem, s, b.timeout_ms, b._count, distinct=list(sem.distinct_seqs))
+        for _ in range(MAX_REFINEMENTS):
+            r = b.check(s)
+            if r != z3.sat:
+                break
+            m = s.model()
+            if not enc.refine_distinct(m):
+                return m
         if r == z3.unsat:
             return None
-        if s.reason_unknown() not in ("timeout", "canceled"):
+        if r == z3.unknown and s.reason_unknown() not in ("timeout", "canceled"):
             # z3's incomplete answers (quantifiers, sequences) depend on the context's
             # history: the same query in a fresh context often settles
-            fresh = fresh_context_answer(parts, b.timeout_ms)
+            fresh = fresh_context_answer([*parts, sem.wf], b.timeout_ms)
             if fresh != "unknown":
                 return fresh
         if undecided:
@@ -45,7 +55,8 @@ def method_findings(b) -> list[Finding]:
         return "unknown"
 
     inv_exact = "invariant" not in inexact_labels
-    if inv_exact and solve(sem.invariant) is None:
+    invariant = sem.post_invariant  # distinctness: refined per model (solve)
+    if inv_exact and solve(invariant) is None:
         out.append(Finding(FindingKind.UNSATISFIABLE_INVARIANT,
                            "the class invariant is unsatisfiable: no object can exist"))
         return out
@@ -59,8 +70,8 @@ def method_findings(b) -> list[Finding]:
         line = method.location.line
         base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
         if not is_ctor:
-            base.append(sem.invariant)
-            if inv_exact and solve(sem.invariant, sem.enabled[name]) is None:
+            base.append(invariant)
+            if inv_exact and solve(invariant, sem.enabled[name]) is None:
                 why = ("it ends in an explicit raise for every object meeting the invariant and all arguments"
                        if model.preconditions.guards and not (model.preconditions.declared and method.preconditions)
                        else "its precondition is unsatisfiable for objects meeting the invariant")
@@ -102,7 +113,11 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
               method=name, line=b.model.methods[name].location.line)
     if not is_model(m):
         return []
-    site = next(s for s in sites if z3.is_true(m.eval(s.cond, model_completion=True)))
+    # the site the model raises at; a model over sequences may leave a condition unevaluated
+    # (an out-of-range item), so failing a true one, the first not shown false
+    values = [m.eval(s.cond, model_completion=True) for s in sites]
+    site = next((s for s, v in zip(sites, values) if z3.is_true(v)), None) \
+        or next((s for s, v in zip(sites, values) if not z3.is_false(v)), sites[0])
     where = f"{site.method}() line {site.line}" if site.method != name else f"line {site.line}"
     cx = b.witness(m, o, not is_ctor)
     cx.pop("after", None)
