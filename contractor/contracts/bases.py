@@ -196,7 +196,7 @@ def c3(cls: ClassSource, resolver: BaseResolver) -> list[Linearised]:
     """The class's method resolution order (without `object`), as Python computes it."""
     memo: dict[tuple[str, str], list[Linearised]] = {}
 
-    def mro(c: Linearised, stack: tuple) -> list[Linearised]:
+    def mro(c: Linearised, stack: tuple[tuple[str, str], ...]) -> list[Linearised]:
         if isinstance(c, Unreadable):
             return [c]
         if c.key in memo:

@@ -55,7 +55,8 @@ def _positional(lam: ast.Lambda, params: list[str], ctx: FileContext, construct:
     return rename(lam.body, mapping)
 
 
-def _condition(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, kws, ctx: FileContext) -> Condition:
+def _condition(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, kws: list[ast.keyword],
+               ctx: FileContext) -> Condition:
     return Condition(expr, ctx.text(lam.body), kind, "deal", ctx.loc(lam.body),
                      string_value(keyword(kws, "message")))
 

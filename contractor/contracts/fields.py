@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from contractor.contracts.context import FileContext
@@ -52,7 +53,7 @@ def _functions(cls: ast.ClassDef) -> list[FunctionNode]:
             and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in f.decorator_list)]
 
 
-def _assignments(fn: FunctionNode):
+def _assignments(fn: FunctionNode) -> Iterator[tuple[str, ast.expr | None, ast.expr | None, ast.stmt]]:
     """(field name, annotation or None, value or None, node) for each `self.<name>` assignment."""
     self_name = fn.args.args[0].arg if fn.args.args else "self"
     for node in ast.walk(fn):

@@ -114,7 +114,8 @@ def read_class(cls: ast.ClassDef, ctx: FileContext) -> Clauses:
     return found
 
 
-def _make(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, args, kws, ctx: FileContext) -> Condition:
+def _make(expr: ast.expr, lam: ast.Lambda, kind: ClauseKind, args: list[ast.expr], kws: list[ast.keyword],
+          ctx: FileContext) -> Condition:
     if expr is lam.body:
         expr = copy.deepcopy(expr)  # the model never shares nodes with the module
     return Condition(expr, ctx.text(lam.body), kind, "icontract", ctx.loc(lam.body), _description(args, kws))

@@ -92,7 +92,7 @@ def _is_super(expr: ast.expr) -> bool:
 
 def rewrite(fn: FunctionNode, rewriter: SuperRewriter) -> FunctionNode:
     """A copy of `fn` with its super calls rewritten (the parsed module is left alone)."""
-    new = rewriter.visit(copy.deepcopy(fn))
+    new: FunctionNode = rewriter.visit(copy.deepcopy(fn))
     ast.fix_missing_locations(new)
     return new
 

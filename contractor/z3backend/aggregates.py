@@ -11,6 +11,7 @@ sorting network of comparisons (ints, bools and strs: orders where equal means i
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import z3
@@ -104,7 +105,8 @@ class Aggregates(_Host):
         acc = self.order_free(arg, attempt)
         return V.coerce(acc, INT) if acc.kind == "bool" else acc
 
-    def each_part(self, arg: ast.expr, node: ast.AST, use, any_order: bool = False) -> None:
+    def each_part(self, arg: ast.expr, node: ast.AST, use: Callable[[z3.BoolRef, Val], None],
+                  any_order: bool = False) -> None:
         """use(condition, element) for each element, in order, evaluated where it is produced."""
         if isinstance(arg, COMPREHENSIONS) and not isinstance(arg, ast.DictComp):
             self.instances(arg.generators, node, lambda: use(self.guard, self.eval(arg.elt)), any_order=any_order)

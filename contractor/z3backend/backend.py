@@ -31,6 +31,8 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
 
 MAX_FALLBACK_CANDIDATES = 4096
+Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
+Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre bits (with a source), post bits
 INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
 
 
@@ -47,10 +49,11 @@ class Z3Backend:
         self.timeout_ms = int(timeout * 1000)
         self.sem = ClassSemantics(model, unroll, deadline=deadline)
         self.n_queries = 0
-        self._unknowns: dict[tuple, Unknown] = {(u.method, u.line, u.construct): u for u in self.sem.unknowns}
+        self._unknowns: dict[tuple[str, int, str], Unknown] = {(u.method, u.line, u.construct): u
+                                                               for u in self.sem.unknowns}
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
         self._extra_findings: list[Finding] = []
-        self._solvers: dict[str, tuple] = {}
+        self._solvers: dict[str, Prepared] = {}
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
 
@@ -118,11 +121,11 @@ class Z3Backend:
         key = (site.method, site.line, site.what)
         self._unknowns.setdefault(key, Unknown(site.method, site.line, site.what, site.detail))
 
-    def check(self, solver: z3.Solver, *extra) -> z3.CheckSatResult:
+    def check(self, solver: z3.Solver, *extra: z3.BoolRef) -> z3.CheckSatResult:
         self.n_queries += 1
         return solver.check(*extra)
 
-    def base(self, name: str):
+    def base(self, name: str) -> tuple[list[z3.BoolRef], Outcome] | None:
         """Constraints of a query about `name` (arguments, precondition, normal termination)."""
         o = self.outcome(name)
         if isinstance(o, UnsupportedConstruct):
@@ -132,14 +135,15 @@ class Z3Backend:
         parts.append(z3.Not(o.raised))
         return parts, o
 
-    def setup(self, parts, source: Enabled | None, after) -> tuple[z3.Solver, Encoder, dict]:
+    def setup(self, parts: list[z3.BoolRef], source: Enabled | None,
+              after: dict[str, Val]) -> tuple[z3.Solver, Encoder, Bits]:
         """A fresh solver holding the query with the source state's pattern asserted."""
         solver, enc, pre_bits, post_bits = self.prepare(parts, source is not None, after)
         if source is not None:
             solver.add(*self.source_pattern(pre_bits, source))
         return solver, enc, post_bits
 
-    def prepare(self, parts, with_source: bool, after):
+    def prepare(self, parts: list[z3.BoolRef], with_source: bool, after: dict[str, Val]) -> Prepared:
         """A solver for a method's queries, and the enabledness bits of the pre- and post-object."""
         solver = make_solver(self.timeout_ms)
         enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
@@ -153,10 +157,11 @@ class Z3Backend:
         return solver, enc, pre_bits, enc.bits(after, "post")
 
     @staticmethod
-    def source_pattern(pre_bits: dict, source: Enabled) -> list[z3.BoolRef]:
+    def source_pattern(pre_bits: Bits | None, source: Enabled) -> list[z3.BoolRef]:
+        assert pre_bits is not None  # a solver prepared with_source
         return [b if m in source else z3.Not(b) for m, b in pre_bits.items()]
 
-    def method_solver(self, name: str, parts, o):
+    def method_solver(self, name: str, parts: list[z3.BoolRef], o: Outcome) -> Prepared:
         """One incremental solver per method, reused for every source state (push/pop)."""
         if name not in self._solvers:
             self._solvers[name] = self.prepare(parts, True, o.after)
@@ -185,7 +190,8 @@ class Z3Backend:
         finally:
             solver.pop()
 
-    def all_sat(self, name, source, solver, enc, bits, parts, o) -> list[Target]:
+    def all_sat(self, name: str, source: Enabled | None, solver: z3.Solver, enc: Encoder, bits: Bits,
+                parts: list[z3.BoolRef], o: Outcome) -> list[Target]:
         inexact_reason = self.inexact_reason(name)
         found: dict[Enabled, Target] = {}
         blocks: list[z3.BoolRef] = []
@@ -267,7 +273,8 @@ class Z3Backend:
                 return f"{s.what} (line {s.line})"
         return "untranslated construct"
 
-    def fallback(self, name, source, parts, o, found, why: str) -> list[Target]:
+    def fallback(self, name: str, source: Enabled | None, parts: list[z3.BoolRef], o: Outcome,
+                 found: dict[Enabled, Target], why: str) -> list[Target]:
         """z3 could not enumerate (a timeout, a hard theory): decide candidates one by one.
 
         Bits that some model can make true and some false stay open; every combination of
@@ -308,7 +315,7 @@ class Z3Backend:
         while True:
             r = self.check(solver)
             if r != z3.sat:
-                return r != z3.unsat
+                return bool(r != z3.unsat)
             status = enc.refine(solver.model())
             if status != REFINED:
                 return True
@@ -332,7 +339,7 @@ class Z3Backend:
 
     # -- witnesses -------------------------------------------------------------------
 
-    def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict:
+    def witness(self, m: z3.ModelRef, o: Outcome, with_source: bool) -> dict[str, Any]:
         return W.witness(m, o, self.sem.fields, with_source)
 
     def value(self, m: z3.ModelRef, v: Val) -> Any:

@@ -12,7 +12,7 @@ the summary's unknowns (explore.unreadable_bases).
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -39,7 +39,7 @@ def unreadable_base(method: Method) -> str | None:
 class BaseCalls(_Host):
     """Mixin of Executor (with OutsideEvaluator and Reach)."""
 
-    def call_unreadable(self, oid: int, method: Method, args: list, kwargs: dict, node: ast.AST) -> Val:
+    def call_unreadable(self, oid: int, method: Method, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Val:
         """`super().m(...)` (or `self.m(...)`) landing in an unreadable base."""
         nodes = (list(node.args) + [k.value for k in node.keywords]) if isinstance(node, ast.Call) else []
         values = list(args) + list(kwargs.values())

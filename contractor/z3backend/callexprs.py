@@ -20,6 +20,7 @@ from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
+    from contractor.z3backend.seqcalls import Reversed
 else:
     _Host = object
 
@@ -73,7 +74,7 @@ class CallEvaluator(_Host):
             return self.outside_call(target, node)
         raise self.unsupported(node, "call")
 
-    def call_builtin(self, name: str, node: ast.Call) -> Val:
+    def call_builtin(self, name: str, node: ast.Call) -> Val | Reversed:
         if name in ("cls", self.model.name):
             args = [self.eval_any(a) for a in node.args]
             kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}  # None: a **kw (bind refuses it)

@@ -9,6 +9,9 @@ would report spurious problems; the unknowns list says what was skipped.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
+
 import z3
 
 from contractor.errors import UnsupportedConstruct
@@ -16,17 +19,25 @@ from contractor.typestate import Finding, FindingKind
 from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
+from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
+
+if TYPE_CHECKING:  # the backend imports this module
+    from contractor.z3backend.backend import Z3Backend
 
 MAX_REFINEMENTS = 32  # distinctness lemmas per check; past them the answer is unknown
 
+# a query's answer: the solver's model (z3's, or read from a fresh context), None (unsat) or "unknown"
+Answer: TypeAlias = "z3.ModelRef | IsolatedModel | None | str"
+Solve = Callable[..., Answer]
 
-def method_findings(b) -> list[Finding]:
+
+def method_findings(b: Z3Backend) -> list[Finding]:
     sem, model = b.sem, b.model
     inexact_labels = {k.split(":")[0] for k in sem.inexact}
     out: list[Finding] = []
 
-    def solve(*parts, undecided: str = "", method: str | None = None, line: int | None = None):
+    def solve(*parts: z3.BoolRef, undecided: str = "", method: str | None = None, line: int | None = None) -> Answer:
         """The solver's model, None (unsat), or "unknown"; an unknown answer to a question
         naming `undecided` is reported as an unknown finding, never silently dropped."""
         s = make_solver(b.timeout_ms)
@@ -103,7 +114,8 @@ def method_findings(b) -> list[Finding]:
     return out
 
 
-def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list[Finding]:
+def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], solve: Solve,
+                   is_ctor: bool) -> list[Finding]:
     declared = set(b.model.methods[name].raises)
     guards = b.model.preconditions.guards and not is_ctor  # explicit raises are then the precondition
     sites = [s for s in o.raises if s.what not in declared and not (guards and s.explicit)]
@@ -129,11 +141,11 @@ def raise_findings(b, name: str, o: Outcome, base, solve, is_ctor: bool) -> list
     return [Finding(FindingKind.MAY_RAISE, message, name, counterexample=cx, line=site.line)]
 
 
-def is_model(m: object) -> bool:
+def is_model(m: object) -> TypeGuard[Any]:  # z3's ModelRef (untyped) or an IsolatedModel
     return m is not None and not isinstance(m, str)
 
 
-def fresh_context_answer(parts, timeout_ms: int):
+def fresh_context_answer(parts: Sequence[z3.BoolRef], timeout_ms: int) -> Answer:
     """The query in a fresh z3 context: its model (read through the main context's terms),
     None (unsat) or "unknown"."""
     ctx = z3.Context()
@@ -145,7 +157,7 @@ def fresh_context_answer(parts, timeout_ms: int):
     return None if r == z3.unsat else "unknown"
 
 
-def _wf(v):
+def _wf(v: Val) -> z3.BoolRef:
     from contractor.z3backend.values import well_formed
 
     return well_formed(v, asserted=True)

@@ -29,6 +29,7 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
 
 if TYPE_CHECKING:
+    from contractor.z3backend.host import ExecutorHost
     from contractor.z3backend.host import ExecutorHost as _Host
 else:
     _Host = object
@@ -278,7 +279,7 @@ def _target_names(target: ast.expr) -> list[str]:
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
-def _joined(ex, values: list[Val], node: ast.AST) -> TypeRef:
+def _joined(ex: ExecutorHost, values: list[Val], node: ast.AST) -> TypeRef:
     t = values[0].type
     try:
         for v in values[1:]:
@@ -293,4 +294,4 @@ def _satisfiable(cond: z3.BoolRef, timeout_ms: int = 1000) -> bool:
     condition, `len(xs) <= 3 and sum(xs) > 2`); undecided counts as possible."""
     s = make_solver(timeout_ms)
     s.add(cond)
-    return s.check() != z3.unsat
+    return bool(s.check() != z3.unsat)

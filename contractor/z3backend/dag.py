@@ -10,6 +10,7 @@ only the nodes a caller asks for are turned back into Python expressions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 from z3 import z3 as _z3py
@@ -31,7 +32,7 @@ def postorder(e: z3.ExprRef) -> dict[int, Node]:
     """Every node under `e` by id, children before parents (dicts keep insertion order)."""
     c = e.ctx_ref()
     out: dict[int, Node] = {}
-    raw: dict[int, tuple] = {}  # id -> (ast, kind, decl_kind, child asts), before its children are done
+    raw: dict[int, tuple[Any, ...]] = {}  # id -> (ast, kind, decl_kind, child asts), before its children are done
     stack = [e.as_ast()]
     while stack:
         a = stack[-1]
@@ -42,7 +43,7 @@ def postorder(e: z3.ExprRef) -> dict[int, Node]:
         if key not in raw:
             kind = C.Z3_get_ast_kind(c, a)
             decl_kind = None
-            children: list = []
+            children: list[Any] = []
             if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
                 app = C.Z3_to_app(c, a)
                 decl_kind = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
@@ -71,7 +72,7 @@ def is_constant(node: Node) -> bool:
 def name(root: z3.ExprRef, node: Node) -> str:
     """The symbol of an application node (a constant's name)."""
     c = root.ctx_ref()
-    return C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, node.ast))))
+    return str(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, node.ast)))))
 
 
 def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:

@@ -24,6 +24,7 @@ What it cannot see: code reaching the object through a global reference to it.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from contractor.model import ClassModel, Opaque, TypeRef
 
@@ -68,7 +69,7 @@ class _Scan(ast.NodeVisitor):
         self.unknown = False
         self._parents: dict[ast.AST, ast.AST] = {}
 
-    def scan(self, stmts) -> None:
+    def scan(self, stmts: Iterable[ast.stmt]) -> None:
         for stmt in stmts:
             for parent in ast.walk(stmt):
                 for child in ast.iter_child_nodes(parent):
@@ -92,7 +93,7 @@ class _Scan(ast.NodeVisitor):
             self._store(t)
         self.generic_visit(node)
 
-    def visit_AugAssign(self, node) -> None:
+    def visit_AugAssign(self, node: ast.AugAssign | ast.AnnAssign) -> None:
         self._store(node.target)
         self.generic_visit(node)
 
@@ -103,7 +104,7 @@ class _Scan(ast.NodeVisitor):
             self._store(t)
         self.generic_visit(node)
 
-    def visit_For(self, node) -> None:
+    def visit_For(self, node: ast.For) -> None:
         self._store(node.target)
         self.generic_visit(node)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import z3
 
+from contractor.model import TypeRef
 from contractor.z3backend.membership import push
 from contractor.z3backend.values import Val, fresh, well_formed
 from contractor.z3backend.z3util import make_solver
@@ -51,7 +52,8 @@ class Encoder:
     count: Callable[[], object]  # counts one solver query
     lazy: list[Lazy] = field(default_factory=list)
     skolems: int = 0
-    distinct: list = field(default_factory=list)  # sequences (sets, dict keys) whose items are distinct
+    # sequences (sets, dict keys) whose items are distinct, with an Enum item type's size (else 0)
+    distinct: list[tuple[z3.SeqRef, int]] = field(default_factory=list)
 
     def bits(self, obj: dict[str, Val], label: str) -> dict[str, z3.BoolRef]:
         """A Boolean per action, constrained to be that action's enabledness in `obj`."""
@@ -71,7 +73,8 @@ class Encoder:
             self.lazy.append(Lazy(m, b, obj))
         return out
 
-    def term_instances(self, params: dict[str, Val], obj: dict[str, Val], members: Set[str] = frozenset()):
+    def term_instances(self, params: dict[str, Val], obj: dict[str, Val],
+                       members: Set[str] = frozenset()) -> list[dict[str, Val]]:
         """Candidate arguments built from the object's own terms (its fields, the first list,
         set and dict elements): `pre(obj, t) -> enabled` is valid for any t, and these
         instances are the ones that usually decide enabledness (`x in self.items` by
@@ -183,7 +186,7 @@ def _items(model: z3.ModelRef, seq: z3.SeqRef, limit: int = 64) -> list[z3.ExprR
     return [seq[i] for i in range(min(n, limit))]
 
 
-def _elements(v: Val, t) -> z3.SeqRef | None:
+def _elements(v: Val, t: TypeRef) -> z3.SeqRef | None:
     """The sequence of a list or set of t, or of the keys of a dict keyed by t."""
     if v.z is None or not v.type.args or v.type.args[0] != t or v.kind not in ("list", "set", "dict"):
         return None

@@ -59,7 +59,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         self.old_oid: int | None = None
         self.context: z3.Solver | None = None  # what the caller assumes (invariant, precondition)
         self.root: tuple[str, int] | None = None  # the first method invoked, and its object
-        self.root_writes: frozenset[str] | None | tuple = ()  # its write set, once computed
+        self.root_writes: frozenset[str] | None | tuple[()] = ()  # its write set, once computed
 
     def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
         """Let loops stop unrolling where `context` makes further iterations impossible."""
@@ -74,7 +74,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             return False
         if self.context is None:
             return True
-        return self.context.check(cond) != z3.unsat
+        return bool(self.context.check(cond) != z3.unsat)
 
     # -- bookkeeping -----------------------------------------------------------------
 

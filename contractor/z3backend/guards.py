@@ -13,6 +13,8 @@ together with the arguments: the enabledness is `exists p, v. not explicit(c, p,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import z3
 
 from contractor.errors import UnsupportedConstruct
@@ -23,15 +25,18 @@ from contractor.z3backend import values as V
 from contractor.z3backend.guardqe import eliminate_hard
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
 
+if TYPE_CHECKING:  # semantics imports this module
+    from contractor.z3backend.semantics import ClassSemantics
 
-def _unknown_predicate(sem, name: str, label: str) -> z3.BoolRef:
+
+def _unknown_predicate(sem: ClassSemantics, name: str, label: str) -> z3.BoolRef:
     args = sem.flat(sem.fields)
     if not args:
         return z3.Bool(f"unknown!{label}!{name}")
     return z3.Function(f"unknown!{label}!{name}", *[a.sort() for a in args], z3.BoolSort())(*args)
 
 
-def guarded_enabledness(sem, method: Method) -> z3.BoolRef:
+def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     """exists p, v. pre(c, p) and the body does not end in an explicit raise (see the
     module docstring); an unknown predicate of the object where the body cannot be run."""
     try:
@@ -56,7 +61,7 @@ def guarded_enabledness(sem, method: Method) -> z3.BoolRef:
     return z3.Or(known, z3.And(unfinished, _unknown_predicate(sem, method.name, "guards")))
 
 
-def _exists(sem, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
+def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
     """exists (everything but the fields). ok, quantifier-free where z3 can make it so;
     applications of uninterpreted functions to the chosen values are chosen values too."""
     ok = _abstract_applications(ok, fields)

@@ -89,7 +89,7 @@ class HandlerExecutor(_Host):
     """Mixin of Executor: needs its state, guard, frame, loops, active(), run_block(),
     raise_if(), fresh(), store(), eval_any() and tolerant()."""
 
-    def run_other(self, node: ast.stmt, writes) -> bool:
+    def run_other(self, node: ast.stmt, writes: set[str] | None) -> bool:
         """Run a statement this module handles; False if it is not one of them."""
         if isinstance(node, ast.Try):
             self.run_try(node, writes)
@@ -110,7 +110,7 @@ class HandlerExecutor(_Host):
             return False
         return True
 
-    def run_opaque_for(self, node: ast.For, writes) -> None:
+    def run_opaque_for(self, node: ast.For, writes: set[str] | None) -> None:
         """`for x in <untyped value>`: any number of iterations. What the body writes is
         arbitrary at the start of an iteration; the body then runs once, or not at all."""
         self.hand_out(node.iter, self.eval(node.iter))  # iterating runs its outside code
@@ -154,7 +154,7 @@ class HandlerExecutor(_Host):
         self.raise_if(TRUE, "re-raised exception", node)
         self.state.explicit = z3.Or(self.state.explicit, z3.And(act, caught[-1].explicit))
 
-    def run_with(self, node: ast.With, writes) -> None:
+    def run_with(self, node: ast.With, writes: set[str] | None) -> None:
         """`with cm: body`. An untyped context manager is outside code: its `__exit__` may
         swallow what the body raises (then the paths go on after the block), except while
         reading raise guards, where outside code returns normally (a falsy `__exit__`)."""
@@ -188,7 +188,7 @@ class HandlerExecutor(_Host):
         st.raised = z3.Or(saved_raised, z3.And(st.raised, kept))
         st.explicit = z3.Or(saved_explicit, z3.And(st.explicit, kept))
 
-    def run_try(self, node: ast.Try, writes) -> None:
+    def run_try(self, node: ast.Try, writes: set[str] | None) -> None:
         st = self.state
         saved_raised, saved_explicit, first_site = st.raised, st.explicit, len(st.raises)
         saved_guard = self.guard

@@ -5,7 +5,6 @@ values merged over the callee's return paths), and `cls(...)` constructing a new
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -29,7 +28,7 @@ class InlineCalls(_Host):
     """Mixin of Executor: needs model, state, frame, loops, guard, root, active, eval, fresh,
     raise_if, condition, run_block and loc."""
 
-    def bind(self, method: Method, args: list[Any], kwargs: Mapping[str | None, Any], node: ast.AST,
+    def bind(self, method: Method, args: list[Any], kwargs: dict[str, Any] | dict[str | None, Any], node: ast.AST,
              unknown_rest: bool = False) -> dict[str, Val]:
         """Arguments to parameters; `unknown_rest`: a `*args`/`**kw` at the call may supply
         any parameter not given otherwise (it gets an arbitrary value of its type)."""
@@ -58,7 +57,7 @@ class InlineCalls(_Host):
                 bound[p.name] = V.coerce(bound[p.name], p.type)
         return bound
 
-    def call_method(self, oid: int, name: str, args: list, kwargs: dict, node: ast.AST,
+    def call_method(self, oid: int, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                     unknown_rest: bool = False) -> Val:
         method = self.model.methods[name]
         if unreadable_base(method) is not None:  # basecalls.py: it goes on after the call

@@ -5,12 +5,16 @@ the quantifier builtins (all, any, sum, min, max) unroll over these items."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import z3
 
 from contractor.model import INT, STR
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
+
+if TYPE_CHECKING:  # mapcalls imports this module (through loops)
+    from contractor.z3backend.mapcalls import DictView
 
 ItemAt = Callable[[int], tuple[z3.BoolRef, Val]]
 
@@ -70,7 +74,7 @@ def reversed_items(seq: Val) -> ItemAt | None:
     return lambda k: (z3.IntVal(k) < n, Val(seq.type.args[0], z[n - 1 - k]))
 
 
-def view_items(view) -> ItemAt | None:
+def view_items(view: DictView) -> ItemAt | None:
     """d.keys(), d.values(), d.items() in insertion order."""
     d = view.value
     if d.z is None:

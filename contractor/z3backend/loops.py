@@ -77,7 +77,7 @@ class LoopExecutor(_Host):
         finally:
             self.loops.pop()
 
-    def set_loop_items(self, s: Val, node: ast.AST, any_order: bool = False):
+    def set_loop_items(self, s: Val, node: ast.AST, any_order: bool = False) -> ItemAt:
         """A for loop over a set: CPython iterates in hash order, which the set's sequence
         (insertion order) does not give. The items are read at positions chosen freely among
         the permutations of the set (an assumption of every query), so whatever order CPython
@@ -116,7 +116,7 @@ class LoopExecutor(_Host):
                     raise UnsupportedConstruct("range() with a non-constant step", self.loc(it))
                 step = it.args[2].value
 
-            def at(k: int):
+            def at(k: int) -> tuple[z3.BoolRef, Val]:
                 i = start + k * step
                 return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
             return at

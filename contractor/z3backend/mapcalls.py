@@ -111,7 +111,7 @@ class MapCalls(_Host):
             self.raise_if(z3.Not(P.contains(k, c)), "KeyError", t)
             self.store(t.value, drop(c, k))
 
-    def call_map_method(self, m: MapMethod, node: ast.Call):
+    def call_map_method(self, m: MapMethod, node: ast.Call) -> Val | DictView:
         if node.keywords:
             raise self.unsupported(node, f"keyword arguments to {m.value.type.kind}.{m.name}()")
         args = [self.eval(a) for a in node.args]
@@ -140,7 +140,7 @@ class MapCalls(_Host):
             return self.call_set_method(m, c, args, node)
         return self.call_dict_method(m, c, args, node)
 
-    def call_set_method(self, m: MapMethod, s: Val, args: list[Val], node: ast.Call):
+    def call_set_method(self, m: MapMethod, s: Val, args: list[Val], node: ast.Call) -> Val:
         name, elem = m.name, s.type.args[0]
         if name in ("add", "discard", "remove") and len(args) == 1:
             if name == "remove":
@@ -155,7 +155,7 @@ class MapCalls(_Host):
             return s
         return self.call_set_algebra(m, s, args, node)  # setalgebra.py
 
-    def call_dict_method(self, m: MapMethod, d: Val, args: list[Val], node: ast.Call):
+    def call_dict_method(self, m: MapMethod, d: Val, args: list[Val], node: ast.Call) -> Val | DictView:
         name, vt = m.name, d.type.args[1]
         if name in ("keys", "values", "items") and not args:
             return DictView(d, name)

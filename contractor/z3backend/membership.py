@@ -106,7 +106,7 @@ def _zero_le(p: z3.BoolRef, i: z3.ArithRef) -> bool:
         var, zero = p.children()
     else:
         return False
-    return var.eq(i) and z3.is_int_value(zero) and zero.as_long() == 0
+    return bool(var.eq(i) and z3.is_int_value(zero) and zero.as_long() == 0)
 
 
 def _uses(e: z3.ExprRef, x: z3.ExprRef) -> bool:

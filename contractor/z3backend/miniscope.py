@@ -195,7 +195,7 @@ def _long_strings_meet(c: z3.BoolRef, x: z3.ExprRef) -> bool:
     """Every `P + filler + S` long enough meets c, P and S the longest prefix and suffix any
     solution of the conjunction has (a str atom of the class miniscope's docstring names)."""
     def const(e: z3.ExprRef) -> bool:
-        return z3.is_string_value(e)
+        return bool(z3.is_string_value(e))
 
     if z3.is_app_of(c, z3.Z3_OP_SEQ_PREFIX) or z3.is_app_of(c, z3.Z3_OP_SEQ_SUFFIX):
         a, b = c.children()
@@ -219,4 +219,4 @@ def _length_only(c: z3.BoolRef, x: z3.ExprRef) -> bool:
     k = z3.FreshInt("k")
     s = make_solver(QUERY_MS)
     s.add(z3.ForAll([k], z3.Exists([n], z3.And(n > k, z3.Not(replaced)))))  # fails arbitrarily late
-    return s.check() == z3.unsat
+    return bool(s.check() == z3.unsat)

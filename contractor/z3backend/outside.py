@@ -185,7 +185,7 @@ class OutsideEvaluator(_Host):
 
     e_Dict = e_Set = e_ListComp = e_SetComp = e_DictComp = e_GeneratorExp = e_Lambda = _opaque_expr
 
-    def e_Starred(self, node: ast.Starred) -> Val:
+    def e_Starred(self, node: ast.Starred) -> Any:
         return self.tolerant(node.value)
 
 

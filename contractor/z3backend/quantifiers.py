@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from contractor.model import INT
+from contractor.model import BOOL, INT, STR
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.iteration import items_of, keys_of
@@ -24,6 +24,7 @@ from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
+    from contractor.z3backend.host import Snapshot
 else:
     _Host = object
 
@@ -59,7 +60,7 @@ class Quantifiers(_Host):
         if isinstance(seq, Val) and seq.kind == "tuple":  # finite: one instance per item
             parts = [self.instance(comp, gen.elt, x, node) for x in V.tuple_items(seq)]
             conds = [z3.Implies(c, p) if name == "all" else z3.And(c, p) for c, p in parts]
-            return Val(V.BOOL, z3.And(*conds) if name == "all" else z3.Or(*conds))
+            return Val(BOOL, z3.And(*conds) if name == "all" else z3.Or(*conds))
         self.counter += 1
         i = z3.Int(f"{name}!{self.counter}")
         found = position(seq, i)
@@ -71,8 +72,8 @@ class Quantifiers(_Host):
         cond, pred = self.instance(comp, gen.elt, item, node)
         in_range = z3.And(0 <= i, i < size, cond)
         if name == "all":
-            return Val(V.BOOL, z3.ForAll([i], z3.Implies(in_range, pred)))
-        return Val(V.BOOL, z3.Exists([i], z3.And(in_range, pred)))
+            return Val(BOOL, z3.ForAll([i], z3.Implies(in_range, pred)))
+        return Val(BOOL, z3.Exists([i], z3.And(in_range, pred)))
 
     def range_of(self, it: ast.expr) -> tuple[z3.ArithRef, z3.ArithRef] | None:
         """range(stop) or range(start, stop) as (start, stop)."""
@@ -82,7 +83,8 @@ class Quantifiers(_Host):
         bounds = [V.to_int(self.eval(a)) for a in it.args]
         return (z3.IntVal(0), bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
-    def instance(self, comp: ast.comprehension, elt: ast.expr, item: Val, node: ast.AST):
+    def instance(self, comp: ast.comprehension, elt: ast.expr, item: Val,
+                 node: ast.AST) -> tuple[z3.BoolRef, z3.BoolRef]:
         """(the filter conditions, the element's truth) with the target bound to `item`."""
         names = [n.id for n in ast.walk(comp.target) if isinstance(n, ast.Name)]
         saved = {n: (self.frame.locals.get(n), self.frame.defined.pop(n, None)) for n in names}
@@ -108,7 +110,7 @@ class Quantifiers(_Host):
         seq = self.eval_any(node.args[0])
         if isinstance(seq, Val) and seq.kind == "tuple":
             truths = [V.truthy(x) for x in V.tuple_items(seq)]
-            return Val(V.BOOL, z3.And(*truths) if name == "all" else z3.Or(*truths))
+            return Val(BOOL, z3.And(*truths) if name == "all" else z3.Or(*truths))
         self.counter += 1
         i = z3.Int(f"{name}!{self.counter}")
         found = position(seq, i)
@@ -120,24 +122,24 @@ class Quantifiers(_Host):
         t = V.truthy(item)
         in_range = z3.And(0 <= i, i < size)
         if name == "all":
-            return Val(V.BOOL, z3.ForAll([i], z3.Implies(in_range, t)))
-        return Val(V.BOOL, z3.Exists([i], z3.And(in_range, t)))
+            return Val(BOOL, z3.ForAll([i], z3.Implies(in_range, t)))
+        return Val(BOOL, z3.Exists([i], z3.And(in_range, t)))
 
     # -- trying a translation and taking it back -------------------------------------
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> Snapshot:
         s = self.state
         return (s.raised, s.explicit, s.unknown, s.outside, len(s.raises), len(s.unknowns),
                 len(s.outside_sites), {oid: dict(f) for oid, f in s.objects.items()})
 
-    def restore(self, saved: tuple) -> None:
+    def restore(self, saved: Snapshot) -> None:
         s = self.state
         s.raised, s.explicit, s.unknown, s.outside = saved[:4]
         del s.raises[saved[4]:], s.unknowns[saved[5]:], s.outside_sites[saved[6]:]
         s.objects.clear()
         s.objects.update({oid: dict(f) for oid, f in saved[7].items()})
 
-    def changed_since(self, saved: tuple) -> bool:
+    def changed_since(self, saved: Snapshot) -> bool:
         s = self.state
         if (len(s.raises), len(s.unknowns), len(s.outside_sites)) != saved[4:7]:
             return True
@@ -169,5 +171,5 @@ def position(seq: object, i: z3.ArithRef) -> tuple[z3.ArithRef, Val] | None:
     if z is None:
         return None
     if seq.kind == "str":
-        return z3.Length(z), Val(V.STR, z3.SubString(z, i, 1))
+        return z3.Length(z), Val(STR, z3.SubString(z, i, 1))
     return z3.Length(z), Val(seq.type.args[0], z[i])

@@ -35,6 +35,7 @@ from contractor.z3backend.z3util import free_constants
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
+    from contractor.z3backend.state import Frame
 else:
     _Host = object
 
@@ -82,7 +83,7 @@ class Reach(_Host):
 
     # -- the parts ------------------------------------------------------------------
 
-    def all_frames(self) -> list:
+    def all_frames(self) -> list[Frame]:
         return [*self.callers, self.frame]
 
     def _own_place(self, node: ast.expr) -> bool:
@@ -104,7 +105,7 @@ class Reach(_Host):
 
     def _names(self, term: z3.ExprRef) -> frozenset[str]:
         """The constants a term is built from (memoised: the same terms recur in every place)."""
-        memo = self.__dict__.setdefault("_constant_names", {})
+        memo: dict[int, tuple[z3.ExprRef, frozenset[str]]] = self.__dict__.setdefault("_constant_names", {})
         key = term.get_id()
         if key not in memo:
             memo[key] = (term, frozenset(str(c) for c in free_constants(term)))

@@ -11,6 +11,7 @@ and not self.danger` rather than the raw conjunction of enabled and disabled pre
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import z3
@@ -66,7 +67,7 @@ def atoms(formula: z3.BoolRef, limit: int | None = None) -> list[z3.BoolRef]:
     return sorted(seen.values(), key=lambda a: (str(a).count("("), str(a)))
 
 
-def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count,
+def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None],
                             budget: Budget | None = None) -> list[z3.BoolRef] | None:
     """A short list of literals L with  context |= (AND L <-> AND pattern), or None.
 
@@ -96,10 +97,10 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count,
                 implied.append(lit)
     implied = implied or list(implied_ids.values())
 
-    def sufficient(lits) -> bool:
+    def sufficient(lits: list[z3.BoolRef]) -> bool:
         limit()
         count()
-        return solver.check(*lits, z3.Not(formula)) == z3.unsat
+        return bool(solver.check(*lits, z3.Not(formula)) == z3.unsat)
 
     if not sufficient(implied):
         return None
@@ -127,7 +128,7 @@ def _subject(lit: z3.BoolRef) -> z3.ExprRef | None:
     return None
 
 
-def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count) -> list[z3.BoolRef]:
+def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None]) -> list[z3.BoolRef]:
     """`lits` with the bounds on a term that, together, leave it one value replaced by that
     equality: `len(self.items) <= 0` becomes `len(self.items) == 0`, and `self.mode != A and
     self.mode != B` becomes `self.mode == C`. The conjunction stays equivalent under the
@@ -160,7 +161,7 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count) -> list[
     return [_tight(lit, out, solver, count) for lit in out]
 
 
-def _tight(lit: z3.BoolRef, lits: list[z3.BoolRef], solver: z3.Solver, count) -> z3.BoolRef:
+def _tight(lit: z3.BoolRef, lits: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None]) -> z3.BoolRef:
     """`a <= b` as `a == b` where the context and the other literals leave no room between them."""
     inner = lit.arg(0) if z3.is_not(lit) else lit
     kind = inner.decl().kind() if z3.is_app(inner) else None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -29,7 +29,10 @@ from contractor.z3backend.readable import conjunction_of_literals
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
 from contractor.z3backend.z3util import make_solver
 
-Answer = tuple[Enabled, dict]  # the post bits set in one part, and that part's witness values
+if TYPE_CHECKING:  # the backend imports this module
+    from contractor.z3backend.backend import Z3Backend
+
+Answer = tuple[Enabled, dict[tuple[str, str], Any]]  # the post bits set in one part, its witness values
 
 
 @dataclass
@@ -38,21 +41,21 @@ class MethodSplit:
 
     name: str
     parts: list[tuple[Group, object, frozenset[str], bool]]  # group, cache key, actions read, copied?
-    order: dict  # witness layout: part -> names, in Z3Backend.witness's order
+    order: dict[str, list[str]]  # witness layout: part -> names, in Z3Backend.witness's order
 
 
 class Reuse:
     """Cached per-part answers for one backend (one class)."""
 
-    def __init__(self, backend) -> None:
+    def __init__(self, backend: Z3Backend) -> None:
         self.b = backend
         self.index = SymbolIndex()
         self.splits: dict[str, MethodSplit | None] = {}
-        self.answers: dict[tuple, list[Answer] | None] = {}
+        self.answers: dict[tuple[object, Enabled], list[Answer] | None] = {}
         self._state_groups: list[Group] | None = None
-        self._literals: dict[tuple, list | None] = {}
+        self._literals: dict[tuple[int, Enabled], list[z3.BoolRef] | None] = {}
         self._solvers: dict[int, z3.Solver] = {}
-        self._orders: dict[int, tuple[z3.BoolRef, tuple]] = {}
+        self._orders: dict[int, tuple[z3.BoolRef, tuple[int, str]]] = {}
         self._canonical: dict[object, Group] = {}
         self._sensitive: dict[int, bool] = {}  # id(group) -> do its models depend on history?
         self._contexts: dict[int, z3.Context] = {}  # id(group) -> its own context
@@ -122,7 +125,7 @@ class Reuse:
         out = []
         for combo in combos:
             enabled = frozenset().union(*(bits for bits, _ in combo))
-            values: dict = {}
+            values: dict[tuple[str, str], Any] = {}
             for _, w in combo:
                 values.update(w)
             out.append(Target(enabled, certainty, self._witness(s.order, values), "z3", reason))
@@ -180,7 +183,7 @@ class Reuse:
         return z3.Context() if copy else self._contexts.setdefault(key, z3.Context())
 
     @staticmethod
-    def _witness(order: dict, values: dict) -> dict:
+    def _witness(order: dict[str, list[str]], values: dict[tuple[str, str], Any]) -> dict[str, Any]:
         return {"fields": {k: values[("fields", k)] for k in order["fields"] if ("fields", k) in values},
                 "args": {k: values[("args", k)] for k in order["args"] if ("args", k) in values},
                 "after": {k: values[("after", k)] for k in order["after"] if ("after", k) in values}}
@@ -210,7 +213,7 @@ class Reuse:
             lits.extend(part)
         return sorted(lits, key=self._literal_order)
 
-    def _literal_order(self, lit: z3.BoolRef) -> tuple:
+    def _literal_order(self, lit: z3.BoolRef) -> tuple[int, str]:
         """The order conjunction_of_literals keeps: by atom, as `atoms` sorts them (an atom
         is never a negation, so a negated literal's atom is its argument)."""
         hit = self._orders.get(id(lit))  # literals come from the cached lists: same objects

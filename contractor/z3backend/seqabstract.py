@@ -85,8 +85,8 @@ def _atomic_seq(s: z3.ExprRef) -> bool:
     """A field's sequence: a constant, or a dict's keys accessor applied to one."""
     if z3.is_const(s):
         return not z3.is_string(s)
-    return z3.is_app_of(s, z3.Z3_OP_DT_ACCESSOR) and z3.is_const(s.arg(0))
+    return bool(z3.is_app_of(s, z3.Z3_OP_DT_ACCESSOR) and z3.is_const(s.arg(0)))
 
 
 def _value(x: z3.ExprRef) -> bool:
-    return z3.is_string_value(x) or z3.is_int_value(x)
+    return bool(z3.is_string_value(x) or z3.is_int_value(x))

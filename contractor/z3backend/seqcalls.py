@@ -21,6 +21,7 @@ from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
+    from contractor.z3backend.refs import ListMethod, StrMethod
 else:
     _Host = object
 
@@ -62,7 +63,7 @@ class SeqCalls(_Host):
             return base
         return Val(base.type, S.slice_of(base.z, lower, upper))
 
-    def call_str_method(self, m, node: ast.Call) -> Val:
+    def call_str_method(self, m: StrMethod, node: ast.Call) -> Val:
         name, s = m.name, m.value.z
         args = [self.eval(a) for a in node.args]
         if node.keywords:
@@ -97,7 +98,7 @@ class SeqCalls(_Host):
                         "occurrences (--unroll)", node)
         return Val(INT, z3.If(empty, z3.Length(s) + 1, total))
 
-    def call_list_extra(self, m, lst: Val, args: list[Val], node: ast.Call) -> Val:
+    def call_list_extra(self, m: ListMethod, lst: Val, args: list[Val], node: ast.Call) -> Val:
         name, seq = m.name, lst.z
         elem = lst.type.args[0]
         n = z3.Length(seq)
@@ -128,7 +129,7 @@ class SeqCalls(_Host):
             return lst
         raise self.unsupported(node, f"list.{name}()")
 
-    def call_builtin_extra(self, name: str, args: list[Val], node: ast.Call):
+    def call_builtin_extra(self, name: str, args: list[Val], node: ast.Call) -> Val | Reversed:
         if name == "str" and len(args) == 1:
             return Val(STR, self.text_of(args[0], node))
         if name == "reversed" and len(args) == 1 and args[0].kind in ("str", "list", "tuple"):

@@ -12,6 +12,7 @@ in the right operand's order (as CPython's insertion; its hash order may differ)
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import z3
@@ -25,6 +26,7 @@ from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
+    from contractor.z3backend.mapcalls import MapMethod
 else:
     _Host = object
 
@@ -56,10 +58,9 @@ class SetAlgebra(_Host):
         if b.z is not None and b.type.args and b.type.args != t.args:
             raise self.unsupported(node, f"set operation on {a.type} and {b.type}")
         # a set's elements are distinct: appending them needs no membership test (a list's may repeat)
-        put_b = (lambda acc, x: z3.Concat(acc, z3.Unit(x))) if b.kind == "set" else M.add
-
         def put_a(acc: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
             return z3.Concat(acc, z3.Unit(x))
+        put_b: Callable[[z3.SeqRef, z3.ExprRef], z3.SeqRef] = put_a if b.kind == "set" else M.add
         if op == "|":
             return Val(t, self.walk(other, a.z, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
         if op == "&":
@@ -69,7 +70,8 @@ class SetAlgebra(_Host):
         left_only = self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, put_a(acc, x)), node)
         return Val(t, self.walk(other, left_only, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
 
-    def walk(self, seq: z3.SeqRef, acc: z3.SeqRef, step, node: ast.AST) -> z3.SeqRef:
+    def walk(self, seq: z3.SeqRef, acc: z3.SeqRef, step: Callable[[z3.SeqRef, z3.ExprRef], z3.SeqRef],
+             node: ast.AST) -> z3.SeqRef:
         """acc folded with step over seq's first --unroll elements; longer: unknown."""
         n = z3.Length(seq)
         for k in range(self.unroll):
@@ -119,7 +121,7 @@ class SetAlgebra(_Host):
             return z3.And(sub, size(a) < size(b))  # distinct elements: a proper subset is smaller
         return sub
 
-    def call_set_algebra(self, m, s: Val, args: list[Val], node: ast.Call) -> Val:
+    def call_set_algebra(self, m: MapMethod, s: Val, args: list[Val], node: ast.Call) -> Val:
         name = m.name
         if name in ("issubset", "issuperset", "isdisjoint") and len(args) == 1:
             other = self.as_set(args[0], s, node)

@@ -17,6 +17,7 @@ bits, and only a witness is asked for, shared by every method that leaves it alo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -32,7 +33,7 @@ class SymbolIndex:
     def __init__(self) -> None:
         self._memo: dict[int, tuple[z3.AstRef, Symbols]] = {}
 
-    def of(self, e) -> Symbols:
+    def of(self, e: object) -> Symbols:
         if not isinstance(e, z3.AstRef):
             return frozenset()
         hit = self._memo.get(e.get_id())
@@ -76,7 +77,7 @@ class Group:
     terms: list[tuple[str, str, Val]] = field(default_factory=list)  # (part, name, value)
     touched: bool = False  # holds a conjunct of the method, or a post term it changes
 
-    def signature(self) -> tuple:
+    def signature(self) -> tuple[Any, ...]:
         """Equal for equal untouched groups of different methods (their answers are shared)."""
         return (tuple(sorted(c.get_id() for c in self.constraints)), tuple(sorted(self.pre)),
                 tuple(sorted((p, n) for p, n, _ in self.terms)))
@@ -86,7 +87,7 @@ class Group:
 class Item:
     symbols: Symbols
     kind: str  # "constraint", "pre", "post", "term"
-    payload: tuple
+    payload: tuple[Any, ...]
 
 
 def group(items: list[Item]) -> list[Group]:
@@ -176,9 +177,9 @@ def shown(name: str, v: Val) -> bool:
 
 
 def _same(a: Val, b: Val) -> bool:
-    def eq(x, y) -> bool:
+    def eq(x: z3.AstRef | None, y: z3.AstRef | None) -> bool:
         if isinstance(x, z3.AstRef) and isinstance(y, z3.AstRef):
-            return x.eq(y)
+            return bool(x.eq(y))
         return x is None and y is None
     return a.type == b.type and eq(a.z, b.z) and eq(a.is_none, b.is_none)
 

@@ -125,7 +125,7 @@ class StoreExecutor(_Host):
         for t, x in zip(target.elts, items):
             self.store(t, x)
 
-    def note_alias(self, targets, value_node: ast.expr, v: Val) -> None:
+    def note_alias(self, targets: list[ast.expr], value_node: ast.expr, v: Val) -> None:
         if v.kind not in MUTABLE or isinstance(value_node, FRESH_LIST_NODES):
             return
         for t in targets:

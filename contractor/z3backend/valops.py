@@ -129,7 +129,7 @@ def order(op: str, a: Val, b: Val) -> z3.BoolRef:
         return {"<": lambda: x < y, "<=": lambda: x <= y, ">": lambda: y < x, ">=": lambda: y <= x}[op]()
     kind, x, y = numeric_pair(a, b)
     if kind == "int":
-        table: dict[str, Callable] = {"<": lambda: x < y, "<=": lambda: x <= y,
+        table: dict[str, Callable[[], z3.BoolRef]] = {"<": lambda: x < y, "<=": lambda: x <= y,
                                       ">": lambda: x > y, ">=": lambda: x >= y}
     else:
         table = {"<": lambda: z3.fpLT(x, y), "<=": lambda: z3.fpLEQ(x, y),

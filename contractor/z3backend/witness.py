@@ -15,7 +15,7 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import py_value, seq_elements
 
 
-def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: bool) -> dict:
+def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: bool) -> dict[str, Any]:
     """What a model says of a query: the arguments, the fields after, and before (`with_source`)."""
 
     def shown(k: str, v: Val) -> bool:
@@ -58,7 +58,7 @@ def value(m: z3.ModelRef, v: Val) -> Any:
     return py_value(m.eval(v.z, model_completion=True))
 
 
-def container_value(m: z3.ModelRef, v: Val) -> list:
+def container_value(m: z3.ModelRef, v: Val) -> list[Any]:
     """A set as the list of its elements, a dict as the list of its [key, value] pairs."""
     if v.z is None:
         return []
