@@ -81,8 +81,13 @@ def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
     return [expr(e, found[k]) for k in sorted(found)]
 
 
+def constant_names(e: z3.ExprRef) -> frozenset[str]:
+    """The names of the uninterpreted constants `e` mentions (no expression built, none printed)."""
+    return frozenset(name(e, n) for n in postorder(e).values() if is_constant(n))
+
+
 def has_quantifier(e: z3.ExprRef) -> bool:
     return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
 
 
-__all__ = ["Node", "expr", "free_constants", "has_quantifier", "is_constant", "name", "postorder"]
+__all__ = ["Node", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant", "name", "postorder"]

@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 import z3
 
+from contractor.z3backend import dag
+
 OP = z3.Z3_OP_SEQ_CONCAT
 Memo = dict[int, tuple[z3.ExprRef, z3.ExprRef]]
 
@@ -24,13 +26,31 @@ def push(e: z3.ExprRef) -> z3.ExprRef:
     """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
     if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
     memo: Memo = {}
+    for key in _untouched(e):  # subterms no rule applies in stay as they are, unwalked
+        memo[key] = (e, e) if key == e.get_id() else _KEEP
     return _walk(e, memo)
+
+
+_REWRITTEN = (z3.Z3_OP_SEQ_CONTAINS, z3.Z3_OP_SEQ_LENGTH, z3.Z3_OP_SEQ_NTH)
+_KEEP = (z3.BoolVal(True), z3.BoolVal(True))  # a memo mark: the subterm is its own rewriting
+
+
+def _untouched(e: z3.ExprRef) -> set[int]:
+    """The ids of e's subterms with no quantifier and no contains/length/nth inside
+    (one walk over the DAG through z3's C API, far cheaper than the rewriting walk)."""
+    nodes = dag.postorder(e)
+    touched: set[int] = set()
+    for key, n in nodes.items():  # children first
+        if n.kind == z3.Z3_QUANTIFIER_AST or n.decl_kind in _REWRITTEN or any(c in touched for c in n.args):
+            touched.add(key)
+    return nodes.keys() - touched
 
 
 def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     key = e.get_id()
     if key in memo:
-        return memo[key][1]
+        hit = memo[key]
+        return e if hit is _KEEP else hit[1]
     if z3.is_quantifier(e):
         out = _quantifier(e, memo)
     elif not z3.is_app(e) or e.num_args() == 0:

@@ -20,18 +20,44 @@ _DT = z3.Datatype("Opaque")
 _DT.declare("obj", ("oid", z3.IntSort()), ("none", z3.BoolSort()), ("truth", z3.BoolSort()))
 SORT = _DT.create()
 NONE_ID = -1  # the identity of None
+_ACCESSORS = (SORT.oid, SORT.none, SORT.truth)
 
 
 def oid(z: z3.ExprRef) -> z3.ArithRef:
-    return SORT.oid(z)
+    return _project(z, 0)
 
 
 def is_none(z: z3.ExprRef) -> z3.BoolRef:
-    return SORT.none(z)
+    return _project(z, 1)
 
 
 def truth(z: z3.ExprRef) -> z3.BoolRef:
-    return SORT.truth(z)
+    return _project(z, 2)
+
+
+_MAX_ITES = 64  # if-then-else nodes a projection is pushed through before it stays an accessor
+
+
+def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
+    """Field k of z, read through `obj(...)` and if-then-else (the same term z3 would
+    simplify to): the identity of a value outside code has seen many times is then its
+    identity term, not an accessor over every truth it had (each path condition included)."""
+    memo: dict[int, z3.ExprRef] = {}
+
+    def go(e: z3.ExprRef) -> z3.ExprRef:
+        key = e.get_id()
+        if key in memo:
+            return memo[key]
+        if z3.is_app_of(e, z3.Z3_OP_DT_CONSTRUCTOR):
+            out = e.arg(k)
+        elif z3.is_app_of(e, z3.Z3_OP_ITE) and len(memo) < _MAX_ITES:
+            out = z3.If(e.arg(0), go(e.arg(1)), go(e.arg(2)))
+        else:
+            out = _ACCESSORS[k](e)
+        memo[key] = out
+        return out
+
+    return go(z)
 
 
 def make(identity: z3.ArithRef, none: z3.BoolRef, truthy: z3.BoolRef) -> z3.ExprRef:

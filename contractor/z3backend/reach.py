@@ -30,8 +30,8 @@ from contractor.model import BOOL, TypeRef
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
+from contractor.z3backend.dag import constant_names
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import free_constants
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
@@ -108,7 +108,7 @@ class Reach(_Host):
         memo: dict[int, tuple[z3.ExprRef, frozenset[str]]] = self.__dict__.setdefault("_constant_names", {})
         key = term.get_id()
         if key not in memo:
-            memo[key] = (term, frozenset(str(c) for c in free_constants(term)))
+            memo[key] = (term, constant_names(term))
         return memo[key][1]
 
     def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:

@@ -3,6 +3,7 @@ objects) shown with transitions and findings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import z3
@@ -33,11 +34,16 @@ def value(m: z3.ModelRef, v: Val) -> Any:
     if v.kind == "none":
         return None
     if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
-        if z3.is_true(m.eval(O.is_none(v.z), model_completion=True)):
+        obj = m.eval(v.z, model_completion=True)  # obj(identity, none, truth): one evaluation
+
+        def part(read: Callable[[z3.ExprRef], z3.ExprRef]) -> z3.ExprRef:
+            return read(obj) if z3.is_app_of(obj, z3.Z3_OP_DT_CONSTRUCTOR) else m.eval(read(obj), model_completion=True)
+
+        if z3.is_true(part(O.is_none)):
             return None
-        if not z3.is_true(m.eval(O.truth(v.z), model_completion=True)):
+        if not z3.is_true(part(O.truth)):
             return 0
-        return f"<object {m.eval(O.oid(v.z), model_completion=True)}>"
+        return f"<object {part(O.oid)}>"
     if v.kind == "optional":
         if z3.is_true(m.eval(v.is_none, model_completion=True)):
             return None
