@@ -35,7 +35,7 @@ def truth(z: z3.ExprRef) -> z3.BoolRef:
     return _project(z, 2)
 
 
-_MAX_ITES = 64  # if-then-else nodes a projection is pushed through before it stays an accessor
+_MAX_ITES = 16  # if-then-else nodes a projection is pushed through before it stays an accessor
 
 
 def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:

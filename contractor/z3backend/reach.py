@@ -104,12 +104,30 @@ class Reach(_Host):
         return []
 
     def _names(self, term: z3.ExprRef) -> frozenset[str]:
-        """The constants a term is built from (memoised: the same terms recur in every place)."""
+        """The constants the values an identity term can take are built from: through
+        if-then-else only the branches count (the conditions are path conditions, often
+        the whole method's, and say which source it is, not what it is). Memoised: the same
+        terms recur in every place."""
         memo: dict[int, tuple[z3.ExprRef, frozenset[str]]] = self.__dict__.setdefault("_constant_names", {})
-        key = term.get_id()
-        if key not in memo:
-            memo[key] = (term, constant_names(term))
-        return memo[key][1]
+        todo = [term]
+        while todo:
+            t = todo[-1]
+            key = t.get_id()
+            if key in memo:
+                todo.pop()
+                continue
+            if not z3.is_app_of(t, z3.Z3_OP_ITE):
+                memo[key] = (t, constant_names(t))
+                todo.pop()
+                continue
+            branches = [t.arg(1), t.arg(2)]
+            pending = [b for b in branches if b.get_id() not in memo]
+            if pending:
+                todo.extend(pending)
+                continue
+            memo[key] = (t, memo[branches[0].get_id()][1] | memo[branches[1].get_id()][1])
+            todo.pop()
+        return memo[term.get_id()][1]
 
     def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:
         """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`,

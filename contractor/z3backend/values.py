@@ -282,4 +282,7 @@ def ite(cond: z3.BoolRef, a: Val, b: Val) -> Val:
     a, b = coerce(a, t), coerce(b, t)
     if t.kind == "optional":
         return Val(t, z3.If(cond, a.z, b.z), z3.If(cond, a.is_none, b.is_none))
+    if t.kind == "opaque":  # kept as obj(...) (one constructor: the same value), so reading its
+        # identity, None-ness or truth never goes back through every merge it came from
+        return Val(t, O.make(*(z3.If(cond, read(a.z), read(b.z)) for read in (O.oid, O.is_none, O.truth))))
     return Val(t, z3.If(cond, a.z, b.z))
