@@ -129,7 +129,7 @@ def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], 
         m = solve(*base, z3.Or(*[s.cond for s in sites]),
                   undecided=f"{name}() can raise although its precondition holds",
                   method=name, line=b.model.methods[name].location.line)
-    if not is_model(m):
+    if m is None or not is_model(m):
         return []
     # the site the model raises at; a model over sequences may leave a condition unevaluated
     # (an out-of-range item), so failing a true one, the first not shown false
