@@ -9,6 +9,7 @@ only the nodes a caller asks for are turned back into Python expressions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,8 +87,44 @@ def constant_names(e: z3.ExprRef) -> frozenset[str]:
     return frozenset(name(e, n) for n in postorder(e).values() if is_constant(n))
 
 
+def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int, bool]) -> bool:
+    """Whether an uninterpreted constant under `e` has a name meeting `pred`. `memo` (node id
+    -> answer) carries over between calls, so the nodes terms share are visited once; the
+    caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes)."""
+    c = e.ctx_ref()
+    stack = [e.as_ast()]
+    while stack:
+        a = stack[-1]
+        key = C.Z3_get_ast_id(c, a)
+        if key in memo:
+            stack.pop()
+            continue
+        kind = C.Z3_get_ast_kind(c, a)
+        children: list = []
+        if kind == z3.Z3_APP_AST:
+            app = C.Z3_to_app(c, a)
+            children = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
+            if not children:
+                decl = C.Z3_get_app_decl(c, app)
+                memo[key] = C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED \
+                    and pred(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, decl)))
+                stack.pop()
+                continue
+        elif kind == z3.Z3_QUANTIFIER_AST:
+            children = [C.Z3_get_quantifier_body(c, a)]
+        ids = [C.Z3_get_ast_id(c, x) for x in children]
+        pending = [x for x, i in zip(children, ids) if i not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        memo[key] = any(memo[i] for i in ids)
+        stack.pop()
+    return memo[e.get_id()]
+
+
 def has_quantifier(e: z3.ExprRef) -> bool:
     return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
 
 
-__all__ = ["Node", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant", "name", "postorder"]
+__all__ = ["Node", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant", "mentions_constant",
+           "name", "postorder"]

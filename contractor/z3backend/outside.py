@@ -27,9 +27,9 @@ from contractor.model import BOOL, FLOAT, INT, OPAQUE, STR, TypeRef
 from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
+from contractor.z3backend.dag import mentions_constant
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import free_constants
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
@@ -102,9 +102,16 @@ class OutsideEvaluator(_Host):
         outside code made (a call's result) is taken to be one its caller can use, as that
         code is taken to return normally there."""
         none = O.is_none(v.z)
-        if self.state.outside_returns and any("!" in str(c) for c in free_constants(none)):
+        if self.state.outside_returns and self._made_up(none):
             return  # made up on the way (see z3backend/guards.py): chosen with the outcome
         self.raise_if(none, exc, node)
+
+    def _made_up(self, term: z3.ExprRef) -> bool:
+        """Whether `term` reads a value made up on the way (a constant named `prefix!hint!n`);
+        memoised over the translation, the terms asked about kept alive."""
+        memo = self.__dict__.setdefault("_made_up_memo", ({}, []))
+        memo[1].append(term)
+        return mentions_constant(term, lambda name: "!" in name, memo[0])
 
     def as_value(self, r: Any, node: ast.AST) -> Any:
         """An External or Member read as a value: an opaque value (None-ness checked)."""
