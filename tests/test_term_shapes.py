@@ -1,0 +1,61 @@
+"""The cheaper term shapes of issue 8's speed work denote the same values as the plain ones:
+an opaque value's parts read through `obj(...)` and if-then-else, opaque values merged as
+`obj(...)`, membership rewriting that leaves untouched subterms alone, and the memoised
+walk asking whether a term reads a made-up constant. Each is proved equal by z3."""
+
+import z3
+
+from contractor.model import OPAQUE
+from contractor.z3backend import dag
+from contractor.z3backend import opaque as O
+from contractor.z3backend import values as V
+from contractor.z3backend.membership import push
+from contractor.z3backend.values import Val
+
+
+def proved(claim: z3.BoolRef) -> bool:
+    s = z3.Solver()
+    s.add(z3.Not(claim))
+    return s.check() == z3.unsat
+
+
+def test_parts_read_through_constructors_and_merges_are_the_accessors() -> None:
+    a, b = O.fresh_well_formed("a"), O.fresh_well_formed("b")
+    c, d = z3.Bools("c d")
+    raw = z3.Const("raw", O.SORT)
+    nested = z3.If(c, O.make(O.oid(a), O.is_none(b), z3.Not(O.truth(a))), z3.If(d, raw, b))
+    for read, accessor in ((O.oid, O.SORT.oid), (O.is_none, O.SORT.none), (O.truth, O.SORT.truth)):
+        assert proved(read(nested) == accessor(nested))
+    assert O.oid(O.make(z3.IntVal(7), z3.BoolVal(False), c)).eq(z3.IntVal(7))  # no accessor left
+
+
+def test_merged_opaque_values_are_the_if_then_else() -> None:
+    a, b = Val(OPAQUE, O.fresh_well_formed("a")), Val(OPAQUE, O.fresh_well_formed("b"))
+    c = z3.Bool("c")
+    merged = V.ite(c, a, b)
+    assert z3.is_app_of(merged.z, z3.Z3_OP_DT_CONSTRUCTOR)
+    assert proved(merged.z == z3.If(c, a.z, b.z))
+
+
+def test_membership_rewriting_keeps_untouched_terms_and_meaning() -> None:
+    x, y = z3.Ints("x y")
+    plain = z3.And(x + 1 > y, z3.Or(x == 2, y < 0))
+    assert push(plain).eq(plain)  # nothing to rewrite: the very same term
+    s = z3.Const("s", z3.SeqSort(z3.IntSort()))
+    grown = z3.Concat(s, z3.Unit(y))
+    mixed = z3.And(plain, z3.Contains(grown, z3.Unit(x)), z3.Length(z3.If(x > 0, s, grown)) > 1)
+    rewritten = push(mixed)
+    assert not rewritten.eq(mixed)
+    assert proved(rewritten == mixed)
+
+
+def test_made_up_constants_found_as_free_constants_finds_them() -> None:
+    p, q = z3.Bools("p q")
+    made = z3.Bool("m!make!3")
+    memo: dict[int, bool] = {}
+    shared = z3.And(p, z3.Or(q, made))
+    terms = [z3.If(p, q, z3.Not(q)), shared, z3.Or(shared, p), z3.ForAll([z3.Int("i")], z3.Implies(p, q))]
+    for t in terms:
+        expected = any("!" in str(k) for k in dag.free_constants(t))
+        assert dag.mentions_constant(t, lambda name: "!" in name, memo) == expected
+    assert dag.constant_names(shared) == frozenset({"p", "q", "m!make!3"})
