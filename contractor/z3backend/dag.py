@@ -100,7 +100,7 @@ def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int
             stack.pop()
             continue
         kind = C.Z3_get_ast_kind(c, a)
-        children: list = []
+        children: list[Any] = []
         if kind == z3.Z3_APP_AST:
             app = C.Z3_to_app(c, a)
             children = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
