@@ -91,3 +91,22 @@ def test_the_readme_shows_the_real_output_for_lock(tmp_path) -> None:
     bad = [(e, g) for e, g in zip(lines, got)
            if re.fullmatch(".*".join(map(re.escape, e.split("..."))), g) is None]
     assert bad == []
+
+
+def test_smtp_ends_at_its_budget(tmp_path) -> None:
+    """smtplib.SMTP's queries answer unknown once the budget is spent; asking every
+    combination of its open enabledness bits one by one once ran a 60 s budget for 240 s.
+    The run must end near the budget, partial and saying so, exit 0."""
+    import json
+    import time
+
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "contractor", "infer", "smtplib:SMTP", "--backend", "z3",
+                             "--budget", "15", "--no-svg", "--no-html", "--format", "json", "--out",
+                             str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    took = time.monotonic() - start
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)["typestates"][0]
+    assert data["complete"] is False
+    assert any(f["kind"] == "incomplete" and "--budget" in f["message"] for f in data["findings"])
+    assert took < 15 + 20, took  # the budget, start-up, a query's own timeout, writing

@@ -11,6 +11,7 @@ when the method has paths the translation could not follow (their targets are ma
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 import z3
@@ -36,6 +37,11 @@ Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre 
 INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
 
 
+
+class OutOfTime(Exception):
+    """The run's deadline passed inside a query loop: the explorer, which knows the budget is
+    spent, ends the exploration partial (explore.py)."""
+
 class Z3Backend:
     name = "z3"
 
@@ -47,6 +53,7 @@ class Z3Backend:
         then is unknown (may-answers)."""
         self.model = model
         self.timeout_ms = int(timeout * 1000)
+        self.deadline = deadline
         self.sem = ClassSemantics(model, unroll, deadline=deadline)
         self.n_queries = 0
         self._unknowns: dict[tuple[str, int, str], Unknown] = {(u.method, u.line, u.construct): u
@@ -294,6 +301,10 @@ class Z3Backend:
                 f"enabledness bits stayed open; its transitions are incomplete", method=name))
             return list(out.values())
         for values in itertools.product([False, True], repeat=len(free)):
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                # every query now answers unknown at once: asking each combination would
+                # keep the run going long past its budget; the explorer ends it partial
+                raise OutOfTime(f"{name}: the run's budget ended while its candidates were asked one by one")
             enabled = frozenset([m for m, v in forced.items() if v] + [m for m, v in zip(free, values) if v])
             if enabled in out or not self.state_exists(enabled):
                 continue
