@@ -60,6 +60,12 @@ def _serve(z3b, methods: list[str], conn) -> None:
             conn.send((answers, z3b.n_queries - before))
     except (EOFError, KeyboardInterrupt):
         return
+    except Exception as exc:
+        from contractor.z3backend.z3util import OutOfTime
+
+        if not isinstance(exc, OutOfTime):
+            raise
+        return  # the run's budget is spent: the parent sees the pipe close and ends partial
     finally:
         conn.close()
 

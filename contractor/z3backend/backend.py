@@ -29,7 +29,7 @@ from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import OutOfTime, make_solver
 
 MAX_FALLBACK_CANDIDATES = 4096
 Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
@@ -38,9 +38,6 @@ INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is as
 
 
 
-class OutOfTime(Exception):
-    """The run's deadline passed inside a query loop: the explorer, which knows the budget is
-    spent, ends the exploration partial (explore.py)."""
 
 class Z3Backend:
     name = "z3"
@@ -129,6 +126,11 @@ class Z3Backend:
         self._unknowns.setdefault(key, Unknown(site.method, site.line, site.what, site.detail))
 
     def check(self, solver: z3.Solver, *extra: z3.BoolRef) -> z3.CheckSatResult:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            # past the run's budget every query would answer unknown at once, and the loops
+            # asking them (all-SAT, the fallback's candidates) would run on, keeping each
+            # unanswered one as a may-state: the explorer ends the run partial instead
+            raise OutOfTime("the run's budget was used up")
         self.n_queries += 1
         return solver.check(*extra)
 
@@ -301,10 +303,6 @@ class Z3Backend:
                 f"enabledness bits stayed open; its transitions are incomplete", method=name))
             return list(out.values())
         for values in itertools.product([False, True], repeat=len(free)):
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                # every query now answers unknown at once: asking each combination would
-                # keep the run going long past its budget; the explorer ends it partial
-                raise OutOfTime(f"{name}: the run's budget ended while its candidates were asked one by one")
             enabled = frozenset([m for m, v in forced.items() if v] + [m for m, v in zip(free, values) if v])
             if enabled in out or not self.state_exists(enabled):
                 continue

@@ -20,7 +20,7 @@ from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import OutOfTime, make_solver
 
 if TYPE_CHECKING:  # the backend imports this module
     from contractor.z3backend.backend import Z3Backend
@@ -45,8 +45,12 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         # sets' items and dicts' keys are distinct: checked per model, with a ground lemma
         # where a model repeats one, as the exploration does (a quantifier makes z3 time out)
         enc = Encoder(sem, s, b.timeout_ms, b._count, distinct=list(sem.distinct_seqs))
+        late = False
         for _ in range(MAX_REFINEMENTS):
-            r = b.check(s)
+            try:
+                r = b.check(s)
+            except OutOfTime:  # the run's budget is spent: undecided
+                r, late = z3.unknown, True
             if r != z3.sat:
                 break
             m = s.model()
@@ -54,7 +58,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
                 return m
         if r == z3.unsat:
             return None
-        if r == z3.unknown and s.reason_unknown() not in ("timeout", "canceled"):
+        if r == z3.unknown and not late and s.reason_unknown() not in ("timeout", "canceled"):
             # z3's incomplete answers (quantifiers, sequences) depend on the context's
             # history: the same query in a fresh context often settles
             fresh = fresh_context_answer([*parts, sem.wf], b.timeout_ms)
