@@ -55,6 +55,12 @@ class UnsupportedConstruct(ContractorError):
         super().__init__(f"{where}{construct}{': ' + detail if detail else ''}")
 
 
+class BudgetSpent(Exception):
+    """The run's deadline passed before a z3 query (Z3Backend.check): the explorer, which
+    knows the budget is spent, ends the exploration partial (explore.py). Not an error of
+    the input: never shown to users."""
+
+
 class TypestateError(AssertionError):
     """Raised by strengthened classes when a client calls a method that its current
     typestate does not enable (the PEP 316 dialect has no run-time checker of its own)."""

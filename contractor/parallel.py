@@ -28,6 +28,7 @@ from collections import deque
 from typing import Any
 
 from contractor.backend import Backend, Enabled, Target
+from contractor.errors import BudgetSpent
 
 MIN_PAIRS = 512  # fewer pending pairs than this: not worth a round trip to the workers
 # Pairs answered faster than this (the median of the last RECENT) are not worth shipping to
@@ -58,14 +59,8 @@ def _serve(z3b, methods: list[str], conn) -> None:
             before = z3b.n_queries
             answers = [z3b.reuse.targets(method, source, None) for source in sources]
             conn.send((answers, z3b.n_queries - before))
-    except (EOFError, KeyboardInterrupt):
-        return
-    except Exception as exc:
-        from contractor.z3backend.z3util import OutOfTime
-
-        if not isinstance(exc, OutOfTime):
-            raise
-        return  # the run's budget is spent: the parent sees the pipe close and ends partial
+    except (EOFError, KeyboardInterrupt, BudgetSpent):
+        return  # BudgetSpent: the parent sees the pipe close and, its budget spent too, ends partial
     finally:
         conn.close()
 

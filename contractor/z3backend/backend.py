@@ -17,7 +17,7 @@ from typing import Any
 import z3
 
 from contractor.backend import Enabled, Target
-from contractor.errors import UnsupportedConstruct
+from contractor.errors import BudgetSpent, UnsupportedConstruct
 from contractor.model import ClassModel
 from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
@@ -29,14 +29,12 @@ from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import OutOfTime, make_solver
+from contractor.z3backend.z3util import make_solver
 
 MAX_FALLBACK_CANDIDATES = 4096
 Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
 Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre bits (with a source), post bits
 INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
-
-
 
 
 class Z3Backend:
@@ -130,7 +128,7 @@ class Z3Backend:
             # past the run's budget every query would answer unknown at once, and the loops
             # asking them (all-SAT, the fallback's candidates) would run on, keeping each
             # unanswered one as a may-state: the explorer ends the run partial instead
-            raise OutOfTime("the run's budget was used up")
+            raise BudgetSpent("the run's budget was used up")
         self.n_queries += 1
         return solver.check(*extra)
 

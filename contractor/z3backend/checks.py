@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
 
 import z3
 
-from contractor.errors import UnsupportedConstruct
+from contractor.errors import BudgetSpent, UnsupportedConstruct
 from contractor.typestate import Finding, FindingKind
 from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import OutOfTime, make_solver
+from contractor.z3backend.z3util import make_solver
 
 if TYPE_CHECKING:  # the backend imports this module
     from contractor.z3backend.backend import Z3Backend
@@ -49,7 +49,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         for _ in range(MAX_REFINEMENTS):
             try:
                 r = b.check(s)
-            except OutOfTime:  # the run's budget is spent: undecided
+            except BudgetSpent:  # the run's budget is spent: undecided
                 r, late = z3.unknown, True
             if r != z3.sat:
                 break

@@ -15,12 +15,6 @@ FLOAT = z3.Float64()
 RNE = z3.RNE()
 
 
-class OutOfTime(Exception):
-    """The run's deadline passed before a query (Z3Backend.check): the explorer, which knows
-    the budget is spent, ends the exploration partial (explore.py)."""
-
-
-
 def make_solver(timeout_ms: int) -> z3.Solver:
     """A solver with fixed seeds, so the same input gives the same models and answers."""
     s = z3.Solver()
