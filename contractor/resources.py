@@ -1,4 +1,5 @@
-"""Where contractor's data files live, and the one jinja2 environment every template user shares.
+"""Where contractor's data files live, and the one jinja2 environment every template user shares
+(jinja2 is imported only when a template is rendered).
 
 The templates are package data under `contractor/templates/`, loaded through the
 package loader, so every install form (editable, wheel, pipx, zip) finds them.
@@ -7,8 +8,10 @@ package loader, so every install form (editable, wheel, pipx, zip) finds them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 # Templates whose names end so are rendered with HTML/XML autoescaping; all others
 # (generated Python source, Markdown, text) are rendered verbatim.
@@ -27,11 +30,15 @@ def jinja_env() -> jinja2.Environment:
     on, so block tags on their own lines leave no blank lines behind; a template's
     final newline is kept. Autoescaping is on only for HTML/XML/SVG templates. Compiled
     templates are kept in the user cache (jinja2 checks each against its source).
+    `legend_html(always)` gives the diagram's legend (shared with `report.html`).
     """
+    import jinja2
+
+    from contractor.outputs.legend import legend_html
     from contractor.usercache import user_cache_dir
 
     folder = user_cache_dir("jinja")
-    return jinja2.Environment(
+    env = jinja2.Environment(
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if folder else None,
         loader=jinja2.PackageLoader("contractor", "templates"),
         autoescape=jinja2.select_autoescape(
@@ -42,6 +49,8 @@ def jinja_env() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["legend_html"] = legend_html
+    return env
 
 
 __all__ = ["jinja_env", "templates_dir"]

@@ -464,3 +464,22 @@ def test_infer_does_not_import_strengthen():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_default_infer_run_imports_only_what_it_uses(tmp_path):
+    """The door with default outputs (report.html included) imports no template engine,
+    no CrossHair (z3 decides it), and none of the other subcommands' subsystems."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from contractor.cli import main\n"
+        f"result = CliRunner().invoke(main, ['infer', {DOOR!r}, '--out', 'out'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "heavy = ['jinja2', 'crosshair', 'libcst', 'rich', 'contractor.strengthen', 'contractor.view',\n"
+        "         'contractor.check']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert (tmp_path / "out" / "report.html").read_text().count('class="legend"') == 1

@@ -63,10 +63,10 @@ def _clean_env() -> dict[str, str]:
 def test_the_wheel_carries_the_templates_and_the_package_comes_from_it(installed: Path, tmp_path: Path):
     where = _run([str(installed / "python"), "-c",
                   "import contractor, contractor.resources as r; print(contractor.__file__); "
-                  "print(sorted(p.name for p in r.templates_dir().rglob('*.j2')))"],
+                  "print(sorted(p.name for p in r.templates_dir().rglob('*.*')))"],
                  tmp_path, _clean_env()).stdout
     assert str(installed.parent) in where.splitlines()[0]
-    assert "report.html.j2" in where and "method.py.j2" in where
+    assert "report.css" in where and "method.py.j2" in where and "view.html.j2" in where
 
 
 def test_infer_and_strengthen_run_from_the_installed_wheel(installed: Path, tmp_path: Path):
