@@ -6,11 +6,9 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,21 +57,42 @@ Exit codes (each command's --help says more):
 """
 
 
+@dataclass(frozen=True)
+class LazyCommand:
+    """A subcommand imported only when run: where it is ("module:attribute") and the first
+    paragraph of its help, which `contractor --help` lists without importing it."""
+
+    target: str
+    summary: str
+
+
 class SuggestingGroup(click.Group):
     """A click group whose unknown-command error suggests close command names, and whose
-    `lazy` commands ("name" -> "module:attribute") are imported only when used, so that
-    `contractor infer` does not pay for importing `strengthen` (black among others)."""
+    `lazy` commands are imported only when used, so that `contractor infer` does not pay
+    for importing `strengthen` (black among others), nor `contractor --help` for any."""
 
-    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+    def __init__(self, *args, lazy: dict[str, LazyCommand] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's command list, with a lazy command not yet imported shown by its summary."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.commands.get(name) or click.Command(name, help=self.lazy[name].summary)
+            if not cmd.hidden:
+                rows.append((name, cmd))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in rows])
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
 
     def get_command(self, ctx: click.Context, name: str):
         if name not in self.commands and name in self.lazy:
-            module, attribute = self.lazy[name].split(":")
+            module, attribute = self.lazy[name].target.split(":")
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
 
@@ -87,6 +106,8 @@ class SuggestingGroup(click.Group):
             click.echo("interrupted; nothing written", err=True)
             sys.exit(EXIT_INTERRUPTED)
         except Exception:  # noqa: BLE001  (any other exception is a bug: report it, exit 70)
+            import traceback
+
             traceback.print_exc()
             click.echo(f"internal error: {REPORT}", err=True)
             sys.exit(EXIT_INTERNAL)
@@ -94,6 +115,8 @@ class SuggestingGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.5)
             hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             ctx.fail(f"No such command {name!r}.{hint}")
@@ -102,10 +125,16 @@ class SuggestingGroup(click.Group):
 
 @click.group(
     cls=SuggestingGroup,
-    lazy={"strengthen": "contractor.strengthen.command:strengthen_command",
-          "check": "contractor.check.command:check_command",
-          "view": "contractor.view.command:view_command",
-          "cache": "contractor.cache_command:cache_group"},
+    lazy={"strengthen": LazyCommand("contractor.strengthen.command:strengthen_command",
+                                    "Write TARGET's module with the class enforcing its typestate at run time."),
+          "check": LazyCommand("contractor.check.command:check_command",
+                               "Check the code in PATHS (files or folders) against typestates: report each "
+                               "call on an object of a typestated class that the states it may be in do not "
+                               "enable."),
+          "view": LazyCommand("contractor.view.command:view_command",
+                              "Explore typestates in the browser: choose a class, watch its typestate grow."),
+          "cache": LazyCommand("contractor.cache_command:cache_group",
+                               "The cache of CrossHair answers (`--backend crosshair` and `auto`).")},
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=GROUP_EXIT_CODES,
 )

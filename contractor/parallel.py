@@ -22,7 +22,6 @@ run may ask a few more queries than a sequential one.
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import deque
 from typing import Any
@@ -123,6 +122,8 @@ class ParallelBackend:
         pairs = sum(len(s) for s in pending)
         if pairs < self.min_pairs or not self._can_fork():
             return
+        import statistics  # here: a small class never gets this far
+
         if self._workers is None and self._recent and statistics.median(self._recent) < self.min_pair_seconds:
             return  # pairs are cheap now: shipping them costs more than answering them
         if self._workers is None:

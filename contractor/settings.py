@@ -16,7 +16,6 @@ path and name), override the project's settings for that class:
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -164,6 +163,8 @@ def _layer(table: dict[str, Any], where: Location, base: Path) -> PartialSetting
     for raw, value in table.items():
         key = raw.replace("-", "_")
         if key not in _KINDS:
+            import difflib
+
             close = difflib.get_close_matches(key, list(_KINDS), n=1)
             hint = f"; did you mean {close[0].replace('_', '-')!r}?" if close else ""
             raise InputError(f"[tool.contractor] has no option {raw!r}{hint}", where, "pyproject.toml")

@@ -7,7 +7,6 @@ and classes are found by parsing files with `ast`.
 from __future__ import annotations
 
 import ast
-import difflib
 import os
 import re
 import sys
@@ -103,6 +102,8 @@ def utf8_coding(text: str) -> str:
 
 
 def _close(name: str, candidates: list[str]) -> str:
+    import difflib
+
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=5, cutoff=0.6)
     return f"; did you mean {', '.join(matches)}?" if matches else ""
 

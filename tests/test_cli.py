@@ -483,3 +483,34 @@ def test_a_default_infer_run_imports_only_what_it_uses(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "[]"
     assert (tmp_path / "out" / "report.html").read_text().count('class="legend"') == 1
+
+
+def test_group_help_lists_every_command_without_importing_them():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from contractor.cli import main\n"
+        "result = CliRunner().invoke(main, ['--help'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print(sorted(m for m in ('contractor.strengthen', 'contractor.check', 'contractor.view', 'libcst',\n"
+        "                         'black', 'contractor.cache_command') if m in sys.modules))\n"
+        "print(result.output)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "[]"
+    for name in ("cache", "check", "infer", "strengthen", "view"):
+        assert f"\n  {name} " in proc.stdout
+
+
+def test_each_lazy_command_summary_is_its_help():
+    import click
+
+    from contractor.cli import main
+
+    ctx = click.Context(main)
+    for name, lazy in main.lazy.items():
+        loaded = main.get_command(ctx, name)
+        for limit in (30, 45, 60, 200):
+            assert click.Command(name, help=lazy.summary).get_short_help_str(limit) == \
+                loaded.get_short_help_str(limit), name

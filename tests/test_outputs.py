@@ -574,3 +574,17 @@ def test_folded_diagram_lists_self_loops_and_leaves_out_methods_enabled_everywhe
     d = diagram(more)  # 64 + 96 resets > DRAW_LIMIT: reset (enabled everywhere) is left out
     assert d.dot is not None and "reset (enabled everywhere) not drawn" in d.dot
     assert d.dot.count(" -> ") == 1 + 64
+
+
+def test_report_text_is_escaped_as_jinja2_autoescaping_escapes_it():
+    """report.html is written without a template engine; its escaping is markupsafe's."""
+    from markupsafe import escape
+
+    from contractor.outputs.htmltext import html_text
+    from contractor.typestate import FindingKind
+
+    for value in ["a<b & c>'d'\"e\"", "plain", 3, None, 1.5, list(FindingKind)[0], "&amp;"]:
+        assert html_text(value) == str(escape(value))
+    ts = door_typestate()
+    page = to_html(replace(ts, class_name="D<o>or", dialects=("a&b",)), None)
+    assert "<title>D&lt;o&gt;or typestate</title>" in page and "contracts: a&amp;b</p>" in page

@@ -8,7 +8,6 @@ classifies the methods, `normalize` rewrites expressions into the model's normal
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -35,6 +34,8 @@ def _select(requested: Iterable[str] | None, exclude: Iterable[str], methods: di
         if name in methods:
             why = f"is a {methods[name].kind}" if name not in static else "is a static or class method"
             raise InputError(f"{option} {name!r}: {cls.name}.{name} {why}, not an action", ctx.loc(methods[name].node))
+        import difflib
+
         close = difflib.get_close_matches(name, selectable, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else f" (its methods: {', '.join(selectable)})"
         raise InputError(f"{option} {name!r}: class {cls.name} has no method {name!r}{hint}", ctx.loc(cls))

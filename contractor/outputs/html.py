@@ -2,9 +2,9 @@
 width, with a legend) and tables of states, transitions, initializations, findings,
 unknowns and statistics.
 
-Written by plain Python (every inserted value escaped with markupsafe), not a template
-engine: importing jinja2 and loading a compiled template was a tenth of a small class's
-run. The page's style sheet is package data (`contractor/templates/report.css`).
+Written by plain Python (every inserted value escaped), not a template engine: importing
+jinja2 and loading a compiled template was a tenth of a small class's run. The page's style sheet is package data
+(`contractor/templates/report.css`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from markupsafe import escape
-
+from contractor.outputs.htmltext import html_text as _e
 from contractor.outputs.legend import legend_html
 from contractor.outputs.tooltips import witness_text
 from contractor.resources import templates_dir
@@ -49,10 +48,6 @@ def _compact(data: Any) -> str:
 @cache
 def _style() -> str:
     return (templates_dir() / "report.css").read_text(encoding="utf-8")
-
-
-def _e(value: Any) -> str:
-    return str(escape(value))
 
 
 def _may(certainty: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from markupsafe import escape
+from contractor.outputs.htmltext import html_text
 
 _ITEMS = (
     '<span class="legend-item"><svg width="46" height="12" aria-hidden="true"><line x1="2" y1="6" x2="36" y2="6" '
@@ -26,7 +26,7 @@ _ITEMS = (
 def legend_html(always: Sequence[str]) -> str:
     """The legend; `always` lists the methods enabled in every state (shown once here
     instead of in every node). No trailing newline."""
-    listed = escape(", ".join(always)) if always else "none"
+    listed = html_text(", ".join(always)) if always else "none"
     lines = ['<div class="legend" aria-label="legend">', *(f"  {item}" for item in _ITEMS),
              '  <span class="legend-item legend-always">always enabled (in every state; not repeated in the '
              'nodes, self-loops not drawn):', f'    <code class="always-list">{listed}</code></span>', "</div>"]
