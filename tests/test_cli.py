@@ -514,3 +514,26 @@ def test_each_lazy_command_summary_is_its_help():
         for limit in (30, 45, 60, 200):
             assert click.Command(name, help=lazy.summary).get_short_help_str(limit) == \
                 loaded.get_short_help_str(limit), name
+
+
+def test_module_entry_point_ends_quickly_with_the_commands_status_and_output(tmp_path):
+    """`python -m contractor` leaves by os._exit once the command is done (contractor.entry):
+    the status, the printed text and the files written are those of the command."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as usual
+        return subprocess.run([sys.executable, "-m", "contractor", *args], capture_output=True, text=True,
+                              timeout=120, cwd=tmp_path, env=env)
+
+    done = run("infer", DOOR, "--out", "out", "--backend", "z3")
+    assert done.returncode == 0 and "6 states, 15 transitions" in done.stdout and done.stdout.endswith("\n")
+    assert json.loads((tmp_path / "out" / "typestate.json").read_text())["stats"]["states"] == 6
+    assert (tmp_path / "out" / "report.html").read_text().endswith("</html>\n")
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("contractor, version")
+    assert run("nosuch").returncode == 2
+
+
+def test_exit_status_is_pythons():
+    from contractor.entry import exit_status
+
+    assert exit_status(None) == 0 and exit_status(3) == 3 and exit_status("bye") == 1
