@@ -29,7 +29,7 @@ from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import make_solver, truth
 
 MAX_FALLBACK_CANDIDATES = 4096
 Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
@@ -238,6 +238,9 @@ class Z3Backend:
                                                  "quantifier instantiation did not converge")
                         continue
                     enabled = enabled_in(m, bits)
+                    if enabled is None:
+                        return self.fallback(name, source, parts, o, found,
+                                             "the model left an enabledness bit undecided")
                     witness = self.witness(m, o, source is not None)
                     outside = self.method_outside_reason(name)  # per method, as reuse.py answers
                     if exact and not inexact_reason and status == OK and outside is None:
@@ -334,15 +337,25 @@ class Z3Backend:
         solver, enc, bits = self.setup(wf, None, fields)
         reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
                       "untranslated method")
-        out = []
-        while self.check(solver) == z3.sat:
+        out: dict[Enabled, Target] = {}
+        while (r := self.check(solver)) == z3.sat:
             m = solver.model()
             if enc.refine(m) == REFINED:
                 continue
-            enabled = enabled_in(m, bits)
-            out.append(Target(enabled, "may", None, "z3", reason))
-            solver.add(blocking(bits, enabled))
-        return out
+            values = bit_values(m, bits)
+            known = {a: b for a, b in bits.items() if values[a] is not None}
+            enabled = frozenset(a for a, v in values.items() if v)
+            open_bits = [a for a, v in values.items() if v is None]  # either value is possible
+            for chosen in itertools.product([False, True], repeat=len(open_bits)):
+                more = frozenset(a for a, v in zip(open_bits, chosen) if v)
+                out[enabled | more] = Target(enabled | more, "may", None, "z3", reason)
+            solver.add(blocking(known, enabled))
+        if r == z3.unknown:
+            self._extra_findings.append(Finding(
+                FindingKind.INCOMPLETE, f"{name}: the solver answered unknown ({solver.reason_unknown()}) "
+                f"while listing the states its unknown effect can reach; its transitions are incomplete",
+                method=name))
+        return list(out.values())
 
     # -- witnesses -------------------------------------------------------------------
 
@@ -353,9 +366,17 @@ class Z3Backend:
         return W.value(m, v)
 
 
-def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled:
-    """The abstract state a model gives the object whose enabledness bits these are."""
-    return frozenset(m for m, b in bits.items() if z3.is_true(model.eval(b, model_completion=True)))
+def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled | None:
+    """The abstract state a model gives the object whose enabledness bits these are (None:
+    the model leaves some bit undecided)."""
+    values = bit_values(model, bits)
+    if any(v is None for v in values.values()):
+        return None
+    return frozenset(m for m, v in values.items() if v)
+
+
+def bit_values(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> dict[str, bool | None]:
+    return {m: truth(model, b) for m, b in bits.items()}
 
 
 def blocking(bits: dict[str, z3.BoolRef], enabled: Enabled) -> z3.BoolRef:

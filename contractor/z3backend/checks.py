@@ -20,7 +20,7 @@ from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import make_solver, truth
 
 if TYPE_CHECKING:  # the backend imports this module
     from contractor.z3backend.backend import Z3Backend
@@ -137,9 +137,9 @@ def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], 
         return []
     # the site the model raises at; a model over sequences may leave a condition unevaluated
     # (an out-of-range item), so failing a true one, the first not shown false
-    values = [m.eval(s.cond, model_completion=True) for s in sites]
-    site = next((s for s, v in zip(sites, values) if z3.is_true(v)), None) \
-        or next((s for s, v in zip(sites, values) if not z3.is_false(v)), sites[0])
+    values = [truth(m, s.cond) for s in sites]
+    site = next((s for s, v in zip(sites, values) if v), None) \
+        or next((s for s, v in zip(sites, values) if v is not False), sites[0])
     where = f"{site.method}() line {site.line}" if site.method != name else f"line {site.line}"
     cx = b.witness(m, o, not is_ctor)
     cx.pop("after", None)

@@ -23,7 +23,7 @@ import z3
 from contractor.model import TypeRef
 from contractor.z3backend.membership import push
 from contractor.z3backend.values import Val, fresh, well_formed
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import make_solver, truth
 
 if TYPE_CHECKING:  # semantics imports the executor, which imports nothing of this module
     from contractor.z3backend.semantics import ClassSemantics
@@ -151,8 +151,8 @@ class Encoder:
             return REFINED
         refined = undecided = False
         for item in self.lazy:
-            if not z3.is_false(model.eval(item.bit, model_completion=True)):
-                continue
+            if truth(model, item.bit) is not False:
+                continue  # true, or undecided (enabled_in then gives up on the model)
             params, _ = self.sem.quantified[item.method]
             concrete = {k: (_value_in(model, v) if v.kind != "any" else v) for k, v in item.obj.items()}
             s = make_solver(self.timeout_ms)

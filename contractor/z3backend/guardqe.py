@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import z3
 
 from contractor.z3backend import dag
-from contractor.z3backend.z3util import eliminate_quantifiers, make_solver
+from contractor.z3backend.z3util import eliminate_quantifiers, make_solver, truth
 
 MAX_ATOMS = 12  # hard atoms abstracted at most
 MAX_VECTORS = 64  # realisable truth vectors enumerated at most
@@ -114,7 +114,10 @@ def _realisable(atoms: list[z3.BoolRef], timeout_ms: int) -> list[tuple[bool, ..
         if r != z3.sat:
             return None
         m = solver.model()
-        vec = tuple(z3.is_true(m.eval(a, model_completion=True)) for a in atoms)
+        truths = [truth(m, a) for a in atoms]
+        if None in truths:
+            return None
+        vec = tuple(bool(t) for t in truths)
         vectors.append(vec)
         solver.add(z3.Or(*[z3.Not(a) if v else a for a, v in zip(atoms, vec)]))
     return None

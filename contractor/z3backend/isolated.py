@@ -17,6 +17,8 @@ from typing import Any
 
 import z3
 
+from contractor.z3backend.z3util import make_solver
+
 HISTORY_SENSITIVE = (z3.Z3_SEQ_SORT, z3.Z3_RE_SORT, z3.Z3_ARRAY_SORT, z3.Z3_CHAR_SORT)
 
 
@@ -53,10 +55,7 @@ class IsolatedModel:
 
 def solver_in(ctx: z3.Context, timeout_ms: int) -> z3.Solver:
     """A solver of `ctx`, with make_solver's settings."""
-    s = z3.Solver(ctx=ctx)
-    s.set("random_seed", 0)
-    s.set("timeout", max(1, int(timeout_ms)))
-    return s
+    return make_solver(timeout_ms, ctx)
 
 
 __all__ = ["IsolatedModel", "history_sensitive", "solver_in"]

@@ -27,7 +27,7 @@ from contractor.typestate import Certainty
 from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
 from contractor.z3backend.readable import conjunction_of_literals
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import make_solver, truth
 
 if TYPE_CHECKING:  # the backend imports this module
     from contractor.z3backend.backend import Z3Backend
@@ -151,8 +151,10 @@ class Reuse:
             if r == z3.unsat:
                 return out
             m = solver.model() if ctx is None else IsolatedModel(solver.model(), ctx)
-            bits = frozenset(pattern) if copy else frozenset(
-                a for a, e in g.post.items() if z3.is_true(m.eval(e, model_completion=True)))
+            values = {a: truth(m, e) for a, e in g.post.items()}
+            if not copy and None in values.values():
+                return None  # the model leaves a bit undecided: the whole query decides
+            bits = frozenset(pattern) if copy else frozenset(a for a, v in values.items() if v)
             out.append((bits, {(part, k): self.b.value(m, v) for part, k, v in g.terms}))
             if copy or not g.post:
                 return out  # a copied part, or one deciding no bit, has exactly one answer

@@ -15,12 +15,36 @@ FLOAT = z3.Float64()
 RNE = z3.RNE()
 
 
-def make_solver(timeout_ms: int) -> z3.Solver:
+def make_solver(timeout_ms: int, ctx: z3.Context | None = None) -> z3.Solver:
     """A solver with fixed seeds, so the same input gives the same models and answers."""
-    s = z3.Solver()
+    s = z3.Solver(ctx=ctx)
     s.set("random_seed", 0)
     s.set("timeout", max(1, int(timeout_ms)))
     return s
+
+
+TRUTH_MS = 5000  # deciding a closed formula a model left unevaluated
+
+
+def truth(model: Any, e: z3.BoolRef, timeout_ms: int = TRUTH_MS) -> bool | None:
+    """e's truth value in `model` (a ModelRef or anything with its `eval`), None if undecided.
+
+    z3 may eliminate a Boolean constant defined by a quantified formula (an enabledness bit
+    `b == exists i. ...`) and then evaluate it to that formula, with every free symbol
+    replaced by its value but the quantifier left in place: not true, yet not false. Such a
+    closed formula is decided here by a query of its own; reading it as false (as
+    `is_true` alone would) put objects in states they are not in."""
+    v = model.eval(e, model_completion=True)
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    if free_constants(v):
+        return None  # not closed after all: no single truth value
+    s = make_solver(timeout_ms, v.ctx)
+    s.add(v)
+    r = s.check()
+    return None if r == z3.unknown else bool(r == z3.sat)
 
 
 def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int, project: bool = False) -> z3.BoolRef:
