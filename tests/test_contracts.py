@@ -119,6 +119,34 @@ def test_pep316_one_line_docstring(read):
     assert pre(m, "go") == ["self.x > 0"]
 
 
+def test_pep316_docstrings_in_any_quotes(read):
+    """A docstring is a docstring whatever its quotes (CrossHair reads its value): one in
+    single quotes was skipped, and with it the precondition, silently."""
+    m = read('''
+    class C:
+        'inv: self.x >= 0'
+
+        def __init__(self) -> None:
+            self.x = 0
+        def go(self) -> None:
+            "pre: self.x > 0"
+            self.x -= 1
+        def name(self) -> None:
+            u"pre: self.x == 1 and 'a' != 'b'"
+        def other(self) -> None:
+            \'\'\'
+            pre: self.x < 5
+            post: self.x == __old__.self.x  # a "quoted" comment
+            \'\'\'
+    ''')
+    assert inv(m) == ["self.x >= 0"]
+    assert pre(m, "go") == ["self.x > 0"]
+    assert pre(m, "name") == ["self.x == 1 and 'a' != 'b'"]
+    assert pre(m, "other") == ["self.x < 5"]
+    assert post(m, "other") == ["self.x == __old__.self.x"]
+    assert m.invariants[0].location.col == 10
+
+
 def test_pep316_syntax_error(error):
     e = error('''
     class C:

@@ -36,8 +36,8 @@ _RAISE_SPHINX_RE = re.compile(
     """,
     re.MULTILINE | re.VERBOSE,
 )
-_OPEN_RE = re.compile("^\\s*[rR]?('''|\"\"\")")
-_CLOSE_RE = re.compile("('''|\"\"\")\\s*(#.*)?$")
+# a docstring opens with an optional prefix and one of the four quotes, and closes with the same
+_OPEN_RE = re.compile("^\\s*[rRuU]?('''|\"\"\"|'|\")")
 
 
 def doc_lines(node: ast.ClassDef | FunctionNode, source_lines: list[str]) -> list[tuple[int, str]]:
@@ -46,17 +46,19 @@ def doc_lines(node: ast.ClassDef | FunctionNode, source_lines: list[str]) -> lis
     if doc is None:
         return []
     out: list[tuple[int, str]] = []
-    started = False
+    close: re.Pattern[str] | None = None
     for number in range(doc.lineno, (doc.end_lineno or doc.lineno) + 1):
         line = source_lines[number - 1]
-        if not started:
-            line, replaced = _OPEN_RE.subn(lambda m: " " * len(m.group(0)), line)
-            started = bool(replaced)
-        if started:
-            line, replaced = _CLOSE_RE.subn("", line)
-            out.append((number, line))
-            if replaced:
-                break
+        if close is None:
+            opened = _OPEN_RE.match(line)
+            if opened is None:
+                continue
+            line = " " * opened.end() + line[opened.end():]
+            close = re.compile(re.escape(opened.group(1)) + "\\s*(#.*)?$")
+        line, replaced = close.subn("", line)
+        out.append((number, line))
+        if replaced:
+            break
     return out
 
 
