@@ -58,6 +58,10 @@ class Z3Backend:
         self._solvers: dict[str, Prepared] = {}
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
+        # what the exploration's witnesses showed (must answers: an object meeting the
+        # invariant, enabling these methods), so the findings need not ask it again
+        self.shown_enabled: set[str] = set()
+        self.invariant_shown = False
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -73,7 +77,7 @@ class Z3Backend:
         return not self.sem.global_inexact
 
     def initial_targets(self, constructor: str) -> list[Target]:
-        return self.enumerate(constructor, None)
+        return self._shown(self.enumerate(constructor, None))
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         if self.reuse is not None:
@@ -82,8 +86,15 @@ class Z3Backend:
             reason = self.inexact_reason(method) or self.method_outside_reason(method)
             found = self.reuse.targets(method, source, reason)
             if found is not None:
-                return found
-        return self.enumerate(method, source)
+                return self._shown(found)
+        return self._shown(self.enumerate(method, source))
+
+    def _shown(self, targets: list[Target]) -> list[Target]:
+        for t in targets:
+            if t.certainty == "must" and t.backend == self.name:
+                self.invariant_shown = True
+                self.shown_enabled.update(t.enabled)
+        return targets
 
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         """A Python predicate on `self` that holds exactly in this state (invtext.py)."""

@@ -71,7 +71,9 @@ def method_findings(b: Z3Backend) -> list[Finding]:
 
     inv_exact = "invariant" not in inexact_labels
     invariant = sem.post_invariant  # distinctness: refined per model (solve)
-    if inv_exact and solve(invariant) is None:
+    # a must answer of the exploration showed an object meeting the invariant (and enabling
+    # the methods in `shown_enabled`): those satisfiability checks would only repeat it
+    if inv_exact and not b.invariant_shown and solve(invariant) is None:
         out.append(Finding(FindingKind.UNSATISFIABLE_INVARIANT,
                            "the class invariant is unsatisfiable: no object can exist"))
         return out
@@ -86,7 +88,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
         if not is_ctor:
             base.append(invariant)
-            if inv_exact and solve(invariant, sem.enabled[name]) is None:
+            if inv_exact and name not in b.shown_enabled and solve(invariant, sem.enabled[name]) is None:
                 why = ("it ends in an explicit raise for every object meeting the invariant and all arguments"
                        if model.preconditions.guards and not (model.preconditions.declared and method.preconditions)
                        else "its precondition is unsatisfiable for objects meeting the invariant")
