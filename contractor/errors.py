@@ -11,14 +11,15 @@ class ContractorError(Exception):
 
 @dataclass(frozen=True)
 class Location:
-    """A place in a source file (1-based line, 0-based column, as in `ast`)."""
+    """A place in a source file (1-based line, 0-based column, as in `ast`); shown as
+    `path:line:col` with a 1-based column, as the findings and editors show it."""
 
     path: str
     line: int
     col: int = 0
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
+        return f"{self.path}:{self.line}:{self.col + 1}"
 
 
 class InputError(ContractorError):

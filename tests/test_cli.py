@@ -220,7 +220,7 @@ def test_input_error_names_file_and_line(fake, monkeypatch):
     monkeypatch.setattr(api, "load_resolved", broken)
     result = run("infer", "door.py:Door")
     assert result.exit_code == 2
-    assert result.stderr == "error: door.py:7:4: cannot read this precondition [lambda]\n"
+    assert result.stderr == "error: door.py:7:5: cannot read this precondition [lambda]\n"
     assert not Path("output").exists()
 
 

@@ -143,7 +143,7 @@ def test_a_field_of_unknown_type_names_the_field_and_how_to_annotate_it():
     field = Field("items", TypeRef("any"), Location("k.py", 7, 8))
     with pytest.raises(InputError) as err:
         python_type(field.type, _module(), "field 'items' of K", field)
-    assert "k.py:7:8" in str(err.value) and "'items'" in str(err.value) and "annotate" in str(err.value)
+    assert "k.py:7:9" in str(err.value) and "'items'" in str(err.value) and "annotate" in str(err.value)
 
 
 def test_build_skips_init_and_snapshot_is_json_friendly():
