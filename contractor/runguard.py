@@ -65,6 +65,15 @@ def _interrupt_z3() -> None:
         pass
 
 
+def _clear_z3_interrupt() -> None:
+    """An interrupt that reached z3 after its last query stays pending in its context: the
+    next run's first `push` would fail ("push canceled", an internal error in the next class
+    of a sequential run or a library caller's next call). A trivial check consumes it."""
+    import z3
+
+    z3.Solver().check()
+
+
 def _watch(guard: Guard, wake: int | None) -> None:
     """The watchdog thread: count Ctrl-C, interrupt z3 while the run should stop."""
     second_at: float | None = None
@@ -134,6 +143,8 @@ def guarded(budget: float | None = None) -> Iterator[Guard]:
             except OSError:
                 pass
         watchdog.join()
+        if guard.stop() is not None:  # the watchdog may have interrupted z3
+            _clear_z3_interrupt()
         z3.set_param("ctrl_c", True)
         if wake_r is not None and wake_w is not None:  # set together
             signal.set_wakeup_fd(-1)

@@ -1,8 +1,26 @@
 """Test-wide settings: the per-user cache (contractor.usercache) is off unless a test
-turns it on in a folder of its own, so runs neither read nor leave state in ~/.cache."""
+turns it on in a folder of its own, so runs neither read nor leave state in ~/.cache; the
+quick loop (`-m "not slow"`) loads the "quick" Hypothesis profile (tests/hypothesis_profiles.py);
+results several modules compare against are computed once per session (tests/shared_runs.py)."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
+from hypothesis import settings
+from hypothesis_profiles import QUICK, wants_quick
+from shared_runs import SequentialRuns
+
 os.environ.setdefault("CONTRACTOR_USER_CACHE", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if wants_quick(config.option.markexpr or "", config.getoption("hypothesis_profile", None)):
+        settings.load_profile(QUICK)
+
+
+@pytest.fixture(scope="session")
+def sequential_z3() -> SequentialRuns:
+    """The sequential z3 exploration of a class, computed once per session (shared_runs.py)."""
+    return SequentialRuns()

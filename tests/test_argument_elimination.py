@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from contractor import api
 from contractor.state_invariants import precondition_invariant
@@ -113,7 +114,7 @@ def test_the_executable_form_agrees_with_a_search_over_arguments(tmp_path, param
         return
     scope = {"FORMATS": ("mp3", "ogg"), "Mode": Mode}
 
-    @settings(max_examples=60, deadline=None, database=None)
+    @settings(max_examples=examples(60), deadline=None, database=None)
     @given(objects)
     def check(fields):
         obj = Obj()

@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import ast
 import subprocess
-import sys
 from pathlib import Path
+
+import cli_runs
 
 from contractor.crosshair_backend.cache import DiskCache, fingerprint, is_cache_directory
 
 
 def contractor(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env_free = {"PATH": "/usr/bin:/bin"}
-    import os
-
-    env = {**os.environ, **env_free}
-    env.pop("CONTRACTOR_CACHE_DIR", None)
-    return subprocess.run([sys.executable, "-m", "contractor", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120, env=env)
+    # the command line, in this process (cli_runs.py), with no cache folder from the environment
+    return cli_runs.contractor(cwd, *args, env={"CONTRACTOR_CACHE_DIR": None})
 
 
 def test_the_first_entry_tags_the_cache_folder(tmp_path):

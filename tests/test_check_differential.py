@@ -19,6 +19,7 @@ from functools import cache
 from check_harness import CLASSES, typestate_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from contractor import api
 from contractor.check import CheckOptions, Mode, check, load_protocols
@@ -127,7 +128,8 @@ def failures(source: str) -> set[int]:
     return {failed for _, failed in runs(source) if failed is not None}
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=examples(60), deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @SETTINGS

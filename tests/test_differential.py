@@ -16,6 +16,7 @@ import pytest
 from bruteforce import brute_force_typestate
 from classgen import COLLECTIONS, UNROLL, Generated, classes
 from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis_profiles import examples
 from runtime_contracts import load_class
 from typestate_check import check
 
@@ -211,8 +212,9 @@ def _analyse(generated: Generated) -> None:
 
 # No shrinking: the generated classes are small already, and shrinking one through the
 # solver takes minutes; the failure message shows the source and every difference.
-# The quick loop (`-m "not slow"`) tries 40 classes; the full suite (CI) 300 more.
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+# The full suite (CI) tries 40 classes here and 300 more below; the quick loop (`-m "not slow"`,
+# tests/hypothesis_profiles.py) 5, after the four examples.
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(classes())
 @example(DOOR)

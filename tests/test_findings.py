@@ -37,6 +37,7 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import jsonschema  # noqa: E402
+from cli_runs import contractor  # noqa: E402
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text())
 
@@ -61,9 +62,8 @@ class Tank:
 
 def _infer(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "tank.py").write_text(FAULTY)
-    return subprocess.run([sys.executable, "-m", "contractor", "infer", "tank.py:Tank", "--backend", "z3",
-                           "--out", "out", "--no-svg", "--no-html", *args],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    return contractor(tmp_path, "infer", "tank.py:Tank", "--backend", "z3", "--out", "out", "--no-svg", "--no-html",
+                      *args)  # the command line, in this process (cli_runs.py)
 
 
 def test_text_output_prints_each_finding_as_path_line_col_severity_message_kind(tmp_path):

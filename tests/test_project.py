@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_runs
 import pytest
 
 from contractor.settings import DEFAULT_BUDGET, PartialSettings, Settings, overlay
@@ -18,8 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def contractor(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "contractor", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+    return cli_runs.contractor(cwd, *args)  # the command line, in this process
 
 
 @pytest.fixture

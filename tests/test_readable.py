@@ -5,6 +5,7 @@ every output."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,12 +51,20 @@ def test_prefer_equalities_keeps_the_conjunction_equivalent():
 
 @pytest.mark.parametrize("target", ["door.py:Door", "stack.py:BoundedStack", "account.py:Account",
                                     "turnstile.py:Turnstile", "int_queue.py:IntQueue", "loop_counter.py:Countdown",
-                                    "crosshair/textfile.py:TextFile", "crosshair/listitr.py:ListItr"])
+                                    "crosshair/textfile.py:TextFile", "crosshair/listitr.py:ListItr",
+                                    "untyped.py:Printer"])
 def test_no_display_only_forms_in_the_text_outputs(target):
     model = api.load_model(str(REPO / "samples" / target), Z3)
     ts = api.infer_model(model, Z3)
     for text in (to_text(ts, model), to_mermaid(ts)):
         assert "enabled(" not in text and "True and" not in text and "exists " not in text
+        assert not re.search(r"not [\w.]+ is None", text), text  # `x is not None`, as Python style has it
+
+
+def test_a_negated_none_test_reads_is_not_none():
+    printer = invariants("untyped.py:Printer")
+    assert any("self.job is not None" in i for i in printer), printer
+    assert derived_name("self.job is not None and self.owner is None") == "job_set_owner_none"
 
 
 def test_derived_names():

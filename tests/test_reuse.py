@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from classgen import UNROLL, Generated, classes
 from hypothesis import HealthCheck, Phase, example, given, settings
+from shared_runs import SEQUENTIAL, SequentialRun, SequentialRuns
 
 from contractor.api import InferOptions, load_model
 from contractor.explore import explore
@@ -108,22 +109,31 @@ def comparable(ts: Typestate, undecided: frozenset = frozenset()) -> tuple:
             ts.unknowns, ts.complete)
 
 
-def both(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Typestate]:
-    model = load_model(f"{path}:{target}", InferOptions(backend="z3"))
+def both(path: Path, target: str, unroll: int = 8,
+         shared: SequentialRun | None = None) -> tuple[Typestate, Typestate]:
+    """The typestates with reuse off and on; `shared`: the run with reuse on (the session's
+    sequential run of the class, tests/shared_runs.py, whose options these are), else
+    explored here."""
+    model = shared.model if shared else load_model(f"{path}:{target}", InferOptions(backend="z3"))
     # a generous per-query limit (queries here take milliseconds): on a loaded machine a query
     # of one run timing out (a may-answer) and its twin of the other not would be a difference
     # of load, not of reuse. Not more: a few generated classes hold a finding check z3 cannot
     # decide at all (an unknown finding, left out of the comparison), paid twice per class
-    reference = Z3Backend(model, unroll=unroll, timeout=30, reuse=False)
-    backend = Z3Backend(model, unroll=unroll, timeout=30, reuse=True)
+    reference = Z3Backend(model, unroll=unroll, timeout=SEQUENTIAL.timeout, reuse=False)
+    if shared:
+        assert unroll == SEQUENTIAL.unroll
+        reference.sem = shared.backend.sem  # one translation for both (below)
+        return explore(model, reference), shared.typestate
+    backend = Z3Backend(model, unroll=unroll, timeout=SEQUENTIAL.timeout, reuse=True)
     # one translation for both: quantifier elimination has a time limit, and a loaded
     # machine could make it succeed for one backend and not the other
     backend.sem = reference.sem
     return explore(model, reference), explore(model, backend)
 
 
-def assert_same(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Typestate]:
-    plain, reused = both(path, target, unroll)
+def assert_same(path: Path, target: str, unroll: int = 8,
+                shared: SequentialRun | None = None) -> tuple[Typestate, Typestate]:
+    plain, reused = both(path, target, unroll, shared)
     undecided = frozenset((f.method, f.line) for f in plain.findings + reused.findings
                           if f.kind is FindingKind.UNKNOWN)
     for what, a, b in zip(("states", "transitions", "initializations", "findings", "unknowns", "complete"),
@@ -133,13 +143,13 @@ def assert_same(path: Path, target: str, unroll: int = 8) -> tuple[Typestate, Ty
 
 
 @pytest.mark.parametrize("sample", Z3_SAMPLES)
-def test_samples_are_unchanged(sample: str) -> None:
+def test_samples_are_unchanged(sample: str, sequential_z3: SequentialRuns) -> None:
     path = ROOT / "samples" / sample
     tree = __import__("ast").parse(path.read_text())
     for name in [n.name for n in tree.body if n.__class__.__name__ == "ClassDef"]:
         model = load_model(f"{path}:{name}", InferOptions(backend="z3"))
         if model.actions:
-            assert_same(path, name)
+            assert_same(path, name, shared=sequential_z3(path, name))
 
 
 def test_a_class_of_many_parts_is_unchanged_and_asks_fewer_queries(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Hostile input through the real command line: every problem is a clear message (file,
+"""Hostile input through the command line: every problem is a clear message (file,
 line, construct) with exit status 2 and nothing half-written, an internal error is exit 70,
 and reports say what rests on may-transitions."""
 
@@ -8,8 +8,15 @@ import json
 import subprocess
 import sys
 
+import cli_runs
 import pytest
 from robust_support import ROOT, contractor, counter_class, env, leftovers
+
+
+def in_process(*args: str, cwd) -> subprocess.CompletedProcess[str]:
+    """The command line run in this process (cli_runs.py), for the tests about what it reports
+    rather than about the process (the deep expressions' recursion, an internal error)."""
+    return cli_runs.contractor(cwd, *args, env={"CONTRACTOR_CACHE_DIR": None})
 
 
 def write(tmp_path, name: str, text: str):
@@ -57,7 +64,7 @@ def test_a_5000_term_and_precondition_finishes_fast(tmp_path):
 def test_a_folder_named_typestate_json_in_the_output_is_an_input_error_leaving_nothing(tmp_path):
     out = tmp_path / "out"
     (out / "typestate.json").mkdir(parents=True)
-    result = contractor("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--out", str(out),
+    result = in_process("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--out", str(out),
                         cwd=tmp_path)
     assert result.returncode == 2 and "typestate.json" in result.stderr and "Traceback" not in result.stderr
     assert sorted(p.name for p in out.iterdir()) == ["typestate.json"] and not leftovers(out)
@@ -92,7 +99,7 @@ def test_max_states_stops_at_exactly_n(tmp_path):
 
 def test_an_undefined_name_in_a_precondition_is_a_finding(tmp_path):
     write(tmp_path, "undef.py", counter_class("Undef", "self.x >= LIMIT"))
-    result = contractor("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
+    result = in_process("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
     findings = json.loads(result.stdout)["typestates"][0]["findings"]
     (undefined,) = [f for f in findings if f["kind"] == "undefined_name"]
@@ -104,14 +111,14 @@ def test_defined_names_are_no_finding(tmp_path):
     write(tmp_path, "names.py", counter_class(
         "Names", "self.x < LIMIT and math.floor(1.5) == 1 and len(SEP) == 1 and all(i >= 0 for i in [self.x])",
         top=top))
-    result = contractor("infer", "names.py:Names", "--backend", "z3", "--format", "json", "--no-svg",
+    result = in_process("infer", "names.py:Names", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
     assert not [f for f in json.loads(result.stdout)["typestates"][0]["findings"] if f["kind"] == "undefined_name"]
 
 
 def test_a_stuck_state_reached_only_by_may_transitions_says_so(tmp_path):
     write(tmp_path, "undef.py", counter_class("Undef", "self.x >= LIMIT"))
-    result = contractor("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
+    result = in_process("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
     data = json.loads(result.stdout)["typestates"][0]
     stuck = [f for f in data["findings"] if f["kind"] == "no_enabled_method"]
@@ -124,7 +131,7 @@ def test_a_stuck_state_reached_only_by_may_transitions_says_so(tmp_path):
 
 def test_a_stuck_state_reached_by_a_must_transition_is_stated_as_fact(tmp_path):
     write(tmp_path, "stuck.py", counter_class("Stuck", "self.x < 1 and self.x > 5"))
-    result = contractor("infer", "stuck.py:Stuck", "--backend", "z3", "--format", "json", "--no-svg",
+    result = in_process("infer", "stuck.py:Stuck", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
     (stuck,) = [f for f in json.loads(result.stdout)["typestates"][0]["findings"] if f["kind"] == "no_enabled_method"]
     assert "objects in it are stuck" in stuck["message"] and "may" not in stuck["message"]
@@ -132,7 +139,7 @@ def test_a_stuck_state_reached_by_a_must_transition_is_stated_as_fact(tmp_path):
 
 def test_an_output_folder_that_cannot_be_created_is_an_input_error(tmp_path):
     # /proc refuses new folders even to root, so this holds whoever runs the tests
-    result = contractor("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--out", "/proc/contractor-out",
+    result = in_process("infer", f"{ROOT}/samples/door.py:Door", "--backend", "z3", "--out", "/proc/contractor-out",
                         cwd=tmp_path)
     assert result.returncode == 2 and "/proc/contractor-out" in result.stderr
     assert "Traceback" not in result.stderr

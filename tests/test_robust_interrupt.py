@@ -105,6 +105,9 @@ def test_a_second_ctrl_c_exits_130_at_once_leaving_nothing(tmp_path):
         check_interrupted(tmp_path, result, elapsed, f"out{i}", died_of_sigint=True)
 
 
+# The quick loop has the same run with the budget from pyproject.toml (test_default_budget)
+# and --budget parsed (--budget 0 there); the full suite (CI) runs this one too.
+@pytest.mark.slow
 def test_budget_bounds_the_run_and_the_result_is_partial(tmp_path):
     (tmp_path / "cubes.py").write_text(CUBES)
     start = time.monotonic()

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 import contractor
 from contractor import api
@@ -233,7 +234,7 @@ def test_strengthened_samples_behave_like_the_originals(tmp_path_factory, target
         _modules[target, dialect] = load_module(write(path.parent, strengthen(model, ts, dialect), path.name))
     strengthened = _modules[target, dialect]
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.data())
     def check(data):
         run_sequence(data, model, ts, original, strengthened, dialect)

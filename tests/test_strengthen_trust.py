@@ -6,12 +6,13 @@ strengthened list, str, dict and set classes run against random call sequences."
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runs import contractor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from test_strengthen import load_module, run_sequence
 
 from contractor import api
@@ -103,8 +104,7 @@ INLINE = {"seen": ("Seen", SEEN), "line": ("Line", LINE), "registry": ("Registry
 
 
 def _strengthen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "contractor", "strengthen", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600)
+    return contractor(cwd, "strengthen", *args)  # the command line, in this process (cli_runs.py)
 
 
 def test_every_line_of_the_users_module_is_kept_byte_for_byte(tmp_path):
@@ -176,7 +176,7 @@ def _random_sequences(model, ts, source: Path, tmp_path: Path, dialect: str = "p
     out.write_text(strengthen(model, ts, dialect))
     strengthened = load_module(out)
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(st.data())
     def check(data):
         run_sequence(data, model, ts, original, strengthened, dialect)

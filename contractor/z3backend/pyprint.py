@@ -89,6 +89,9 @@ class PyPrinter:
             if ik == z3.Z3_OP_SEQ_CONTAINS:
                 text, _ = self.render(inner)
                 return text.replace(" in ", " not in ", 1), 4
+            text, precedence = self.render(inner)
+            if precedence == 4 and text.endswith(" is None"):  # `x is not None`, not `not x is None`
+                return text.removesuffix(" is None") + " is not None", 4
             return "not " + self.p(inner, 3), 3
         if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(args) == 2:
             a, b = args
