@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.backend import Enabled
-from contractor.state_invariants import precondition_invariant
 from contractor.typestate import StateInvariant
 from contractor.z3backend.dag import has_quantifier
 from contractor.z3backend.miniscope import conjuncts
@@ -58,7 +57,9 @@ class InvariantText:
             text = None
         finally:
             self.budget.spend(started)
-        if text is None:
+        if text is None:  # the fallback: read off the preconditions (imported only when needed)
+            from contractor.state_invariants import precondition_invariant
+
             return precondition_invariant(self.b.model, enabled)
         # `m() enabled` stands for an enabledness z3 could not translate: shown, not executable
         return StateInvariant(text, None if "() enabled" in text or "() disabled" in text else text)
