@@ -120,7 +120,7 @@ class Z3Backend:
                 if name in self.model.constructors:
                     o = self.sem.construct(method, f"{name}@")
                 else:
-                    o = self.sem.run(method, self.sem.fields, f"{name}@")
+                    o = self.sem.run_once(method, guards=False)
                 for site in o.unknowns:
                     self.note_unknown(site)
                 self._outcomes[name] = o

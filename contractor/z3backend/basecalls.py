@@ -54,7 +54,7 @@ class BaseCalls(_Host):
         self.unreadable_effect(oid, opaque.reason, node)
         if not self.state.outside_returns:
             fails = self.fresh(BOOL, f"raises!{method.name}")
-            self.raise_if(fails.z, f"an exception from {method.name}()", node)
+            self.outside_raise_if(fails.z, f"an exception from {method.name}()", node)
         return self.fresh(OPAQUE, f"call!{method.name}")
 
     def unreadable_effect(self, oid: int, what: str, node: ast.AST) -> None:

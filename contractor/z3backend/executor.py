@@ -35,7 +35,7 @@ from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.reach import Reach
 from contractor.z3backend.seqcalls import SeqCalls
 from contractor.z3backend.setalgebra import SetAlgebra
-from contractor.z3backend.state import TRUE, ExecState, Frame, Loop, Site
+from contractor.z3backend.state import READING_GUARDS, TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
 
@@ -98,6 +98,12 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if explicit:
             self.state.explicit = z3.Or(self.state.explicit, c)
         self.state.raises.append(Site(c, exc, getattr(node, "lineno", 0), self.frame.method, explicit=explicit))
+
+    def outside_raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST) -> None:
+        """Paths where `cond` holds raise `exc`, an exception of code outside the analysed
+        source: never while reading raise guards (there such code returns normally)."""
+        if not self.state.outside_returns:
+            self.raise_if(z3.And(z3.Not(READING_GUARDS), cond), exc, node)
 
     def fresh(self, t: TypeRef, hint: str) -> Val:
         self.counter += 1

@@ -40,7 +40,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     """exists p, v. pre(c, p) and the body does not end in an explicit raise (see the
     module docstring); an unknown predicate of the object where the body cannot be run."""
     try:
-        o = sem.run(method, sem.fields, f"{method.name}.", guards=True)
+        o = sem.run_once(method, guards=True)
     except (UnsupportedConstruct, z3.Z3Exception) as err:
         construct = err.construct if isinstance(err, UnsupportedConstruct) else f"z3: {err}"
         sem.inexact[f"{method.name}:guards"] = construct

@@ -22,7 +22,7 @@ import z3
 from contractor.model import OPAQUE
 from contractor.z3backend import effects
 from contractor.z3backend import values as V
-from contractor.z3backend.state import FALSE, TRUE, Loop, Site
+from contractor.z3backend.state import FALSE, READING_GUARDS, TRUE, Loop, Site
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ class HandlerExecutor(_Host):
             self.run_block(node.body, writes)
         finally:
             self.guard = saved_guard
-        kept = z3.Not(self.fresh_choice("swallows"))
+        kept = z3.Or(READING_GUARDS, z3.Not(self.fresh_choice("swallows")))
         swallowed = z3.And(st.raised, z3.Not(kept))
         if not z3.is_false(z3.simplify(st.raised)):  # those paths go on with a value outside code chose
             st.outside = z3.Or(st.outside, swallowed)

@@ -102,7 +102,7 @@ class OperatorEvaluator(_Host):
         answers using it are may) and possibly raising (a finding, never a guard)."""
         if not self.state.outside_returns:
             fails = self.fresh(BOOL, "raises!in")
-            self.raise_if(fails.z, "an exception from `in`", node)
+            self.outside_raise_if(fails.z, "an exception from `in`", node)
         return self.fresh_typed(BOOL, "`in` on a value z3 does not model", node).z
 
     def e_Compare(self, node: ast.Compare) -> Val:

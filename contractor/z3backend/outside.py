@@ -102,8 +102,9 @@ class OutsideEvaluator(_Host):
         outside code made (a call's result) is taken to be one its caller can use, as that
         code is taken to return normally there."""
         none = O.is_none(v.z)
-        if self.state.outside_returns and self._made_up(none):
-            return  # made up on the way (see z3backend/guards.py): chosen with the outcome
+        if self._made_up(none):  # made up on the way (see z3backend/guards.py): chosen with the outcome
+            self.outside_raise_if(none, exc, node)
+            return
         self.raise_if(none, exc, node)
 
     def _made_up(self, term: z3.ExprRef) -> bool:
@@ -156,7 +157,7 @@ class OutsideEvaluator(_Host):
             self.hand_out(a, v)
         if not (isinstance(target, External) and target.name in _NEVER_RAISE) and not self.state.outside_returns:
             fails = self.fresh(BOOL, f"raises!{name}")
-            self.raise_if(fails.z, f"an exception from {name}()", node)
+            self.outside_raise_if(fails.z, f"an exception from {name}()", node)
         if isinstance(target, External) and target.name == "bool" and len(values) == 1 \
                 and isinstance(values[0], Val) and values[0].kind not in ("any", "class"):
             return Val(BOOL, V.truthy(values[0]))

@@ -129,15 +129,26 @@ class Reach(_Host):
             todo.pop()
         return memo[term.get_id()][1]
 
+    def _identity(self, z: z3.ExprRef) -> tuple[z3.ArithRef, frozenset[str]]:
+        """The identity term of the opaque value `z` and `_names` of it, memoised by z (every
+        call to outside code asks it of every opaque place, and most places do not change)."""
+        memo: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault(
+            "_identities", {})
+        key = z.get_id()
+        if key not in memo:
+            mine = O.oid(z)
+            memo[key] = (z, mine, self._names(mine))  # z kept alive: its id stays its own
+        return memo[key][1], memo[key][2]
+
     def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:
         """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`,
         where v's identity is made of the same values (see the module docstring)."""
         if v.kind == "opaque":
-            mine = O.oid(v.z)
-            if not (z3.eq(mine, identity) or self._names(mine) & self._names(identity)):
+            mine, names = self._identity(v.z)
+            if not (z3.eq(mine, identity) or names & self._names(identity)):
                 return v  # another object, as far as the code tells
             same = z3.And(act, mine == identity)
-            return Val(v.type, O.make(O.oid(v.z), O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
+            return Val(v.type, O.make(mine, O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):
             items = [self._retruth(x, identity, truth, act) for x in V.tuple_items(v)]
             return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))

@@ -143,8 +143,11 @@ class ClassSemantics:
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
     global_inexact: dict[str, str] = field(init=False)  # those in the invariant and enabledness
     unknowns: list[Unknown] = field(init=False)
+    # method -> its one translation (oneread.py), or why it has none
+    runs: dict[str, Outcome | UnsupportedConstruct] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.runs = {}
         self.constants = dict(self.model.module_constants)
         self.inexact = {}
         self.unknowns = []
@@ -346,6 +349,22 @@ class ClassSemantics:
         out = self.outcome(method, state, result, args, fields)
         out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out
+
+    def run_once(self, method: Method, guards: bool) -> Outcome:
+        """`method` run on this object (prefix `name@`), translated once for its raise guards
+        (`guards`: outside code returns normally) and its transitions (oneread.py); raises
+        UnsupportedConstruct each time where it cannot be translated."""
+        from contractor.z3backend.oneread import reading
+
+        if method.name not in self.runs:
+            try:
+                self.runs[method.name] = self.run(method, self.fields, f"{method.name}@")
+            except UnsupportedConstruct as err:
+                self.runs[method.name] = err
+        o = self.runs[method.name]
+        if isinstance(o, UnsupportedConstruct):
+            raise o
+        return reading(o, guards)
 
     def construct(self, ctor: Method, prefix: str) -> Outcome:
         """Run a constructor (`__init__` on a blank object, or a factory classmethod)."""

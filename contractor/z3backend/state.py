@@ -16,6 +16,10 @@ from contractor.z3backend.values import Val
 
 TRUE = z3.BoolVal(True)
 FALSE = z3.BoolVal(False)
+# true while reading raise guards (z3backend/guards.py): code outside the analysed source
+# then returns normally. One translation of a method serves its guard (this set true) and
+# its transitions (set false): oneread.py
+READING_GUARDS = z3.Bool("reading!raise!guards")
 
 
 @dataclass
