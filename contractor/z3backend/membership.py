@@ -25,10 +25,20 @@ Memo = dict[int, tuple[z3.ExprRef, z3.ExprRef]]
 def push(e: z3.ExprRef) -> z3.ExprRef:
     """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
     if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
+    return push_all([e])[0]
+
+
+def push_all(es: list[z3.ExprRef]) -> list[z3.ExprRef]:
+    """`push` of each, sharing the rewriting of the subterms they share (the enabledness of
+    every action after one method: the method's post-state terms, in each of them)."""
     memo: Memo = {}
-    for key in _untouched(e):  # subterms no rule applies in stay as they are, unwalked
-        memo[key] = (e, e) if key == e.get_id() else _KEEP
-    return _walk(e, memo)
+    out = []
+    for e in es:  # (every e stays alive meanwhile: the ids in the memo stay their own)
+        for key in _untouched(e):  # subterms no rule applies in stay as they are, unwalked
+            if key not in memo:
+                memo[key] = (e, e) if key == e.get_id() else _KEEP
+        out.append(_walk(e, memo))
+    return out
 
 
 _REWRITTEN = (z3.Z3_OP_SEQ_CONTAINS, z3.Z3_OP_SEQ_LENGTH, z3.Z3_OP_SEQ_NTH)

@@ -90,7 +90,7 @@ class Reuse:
             return None
         try:
             inv_after = sem.invariant_after(o.after)
-            after_enabled = {a: sem.at(e, o.after) for a, e in sem.enabled.items()}
+            after_enabled = sem.at_all(sem.enabled, o.after)
         except Exception:  # an after-state the substitution cannot express: whole queries
             return None
         groups = method_groups(self.index, parts, sem.invariant, inv_after, sem.enabled, after_enabled,

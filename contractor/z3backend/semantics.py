@@ -21,7 +21,7 @@ from contractor.model import ClassModel, Condition, Method, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
-from contractor.z3backend.membership import push
+from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.state import TRUE, ExecState, Site
 from contractor.z3backend.values import Val
@@ -207,6 +207,13 @@ class ClassSemantics:
     def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
         pairs = self.substitution(after)
         return push(z3.substitute(formula, *pairs)) if pairs else formula
+
+    def at_all(self, formulas: dict[str, z3.BoolRef], after: dict[str, Val]) -> dict[str, z3.BoolRef]:
+        """`at` of each formula (one rewriting of the post-state terms they share)."""
+        pairs = self.substitution(after)
+        if not pairs:
+            return dict(formulas)
+        return dict(zip(formulas, push_all([z3.substitute(f, *pairs) for f in formulas.values()])))
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
         return Executor(self.model, self.constants, self.unroll, state, prefix)
