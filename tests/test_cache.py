@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import cli_runs
+import pytest
 
 from contractor.crosshair_backend.cache import DiskCache, fingerprint, is_cache_directory
 
@@ -45,6 +46,24 @@ def test_the_key_includes_versions_and_the_text_of_imported_modules(tmp_path):
     assert second["imports"]["json"] == first["imports"]["json"]
     setting = {"class": "C"}
     assert DiskCache.for_setting({**setting, **first}).folder != DiskCache.for_setting({**setting, **second}).folder
+
+
+@pytest.mark.timeout(60)
+def test_a_relative_path_inside_packages_ends(tmp_path, monkeypatch):
+    """`contractor infer pkg/mod.py:C` run from a folder that is itself a package: the walk up
+    to the top package looped forever on a relative path (the parent of "." is "."), before
+    any budget applied (CrossHair's own examples, run from their folder, hung)."""
+    outer = tmp_path / "outer"
+    (outer / "pkg").mkdir(parents=True)
+    (outer / "__init__.py").write_text("")
+    (outer / "pkg" / "__init__.py").write_text("")
+    (outer / "pkg" / "near.py").write_text("X = 1\n")
+    source = "import helper\nfrom . import near\n"
+    (outer / "pkg" / "mod.py").write_text(source)
+    (tmp_path / "helper.py").write_text("LIMIT = 3\n")
+    monkeypatch.chdir(outer)
+    found = fingerprint(ast.parse(source), Path("pkg/mod.py"))["imports"]
+    assert ".near" in found and "helper" in found  # absolute imports start above outer/
 
 
 def test_cache_clear_removes_only_a_folder_contractor_tagged(tmp_path):

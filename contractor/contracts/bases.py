@@ -69,7 +69,7 @@ def dotted_name(expr: ast.expr) -> str | None:
 
 
 def _package_of(path: Path, level: int) -> Path:
-    folder = path.parent
+    folder = path.resolve().parent  # a relative path's parents stop at "."
     for _ in range(level - 1):
         folder = folder.parent
     return folder

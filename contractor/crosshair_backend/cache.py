@@ -59,7 +59,7 @@ def _version(distribution: str) -> str:
 
 
 def _relative(module_path: Path, level: int, name: str | None) -> Path | None:
-    base = module_path.parent
+    base = module_path.resolve().parent  # a relative path's parents stop at "."
     for _ in range(level - 1):
         base = base.parent
     stem = base.joinpath(*name.split(".")) if name else base
@@ -75,9 +75,9 @@ def imported_sources(module: ast.Module, module_path: Path) -> dict[str, str]:
     package's `__init__`), by module name."""
     from contractor.target import find_module
 
-    root = module_path.parent
-    while (root / "__init__.py").is_file():  # absolute imports start above the top package
-        root = root.parent
+    root = module_path.resolve().parent  # a relative path's parent is eventually "." itself
+    while (root / "__init__.py").is_file() and root != root.parent:  # absolute imports start
+        root = root.parent  # above the top package
 
     def absolute(name: str) -> Path | None:
         return find_module(name, root) or find_module(name, Path.cwd())
