@@ -6,8 +6,9 @@ a tenth to a fifth of a small class's run (the door: 40-60 ms of 0.3-0.5 s) and 
 effect anyone can observe: every file is written and closed by then. So once the command
 is done, the exit handlers run (atexit: temporary folders, process pools), the standard
 streams are flushed, and the process ends with `os._exit`. Where anything might still be
-running (a thread other than the main one) or a stream cannot be flushed, the ordinary
-exit happens instead.
+running (a thread other than the main one), a stream cannot be flushed, or a profiler,
+debugger or coverage tool watches the run (`python -m cProfile -m contractor`: it writes
+its results after the command returns), the ordinary exit happens instead.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def run() -> None:
         code = done.code
     else:  # click's standalone mode always ends in SystemExit; keep the ordinary path otherwise
         return
-    if threading.active_count() > 1:
-        sys.exit(code)
+    if threading.active_count() > 1 or sys.gettrace() is not None or sys.getprofile() is not None:
+        sys.exit(code)  # a thread may be working; a profiler, tracer or coverage writes on the way out
     status = exit_status(code)
     atexit._run_exitfuncs()
     try:

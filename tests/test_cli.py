@@ -533,6 +533,17 @@ def test_module_entry_point_ends_quickly_with_the_commands_status_and_output(tmp
     assert run("nosuch").returncode == 2
 
 
+def test_a_profiler_watching_the_run_still_writes_its_results(tmp_path):
+    """Under `python -m cProfile -o F -m contractor` the quick exit would end the process
+    before the profiler writes F; with a profiler (or tracer, or coverage) on, the exit is
+    the ordinary one."""
+    stats = tmp_path / "run.prof"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "contractor", "--version"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("contractor, version")
+    assert stats.is_file() and stats.stat().st_size > 0
+
+
 def test_exit_status_is_pythons():
     from contractor.entry import exit_status
 
