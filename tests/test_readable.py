@@ -159,3 +159,23 @@ class C:
     # state, needs no literal)
     assert texts[("drop",)] == "take() disabled"
     assert all("False" not in t for t in texts.values()), texts
+
+
+def test_the_readable_form_stops_at_its_budget(monkeypatch):
+    """Making state invariants readable has a time share for the whole run; once it is
+    spent, no further search starts (on a class of 1,024 states it took minutes past
+    --budget): the remaining states get the form read off the preconditions."""
+    from contractor.state_invariants import precondition_invariant
+    from contractor.z3backend import invtext
+    from contractor.z3backend.reuse import Reuse
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a readable form was searched for after the budget")
+
+    monkeypatch.setattr(invtext, "READABLE_SECONDS", 0.0)
+    monkeypatch.setattr(Reuse, "state_literals", no_search)
+    typestate = api.infer(str(REPO / "samples" / "door.py:Door"), Z3)
+    model = api.load_model(str(REPO / "samples" / "door.py:Door"), Z3)
+    assert len(typestate.states) == 6
+    for s in typestate.states:
+        assert s.invariant == precondition_invariant(model, frozenset(s.enabled)).text

@@ -97,6 +97,7 @@ class InvariantText:
         printer = self.printer
         if self.b.sem.quantified:
             return None
+        self.budget.left_ms()  # OutOfTime once the run's share is spent: the cheap form then
         if self.too_big is None:  # the same for every state: negating a bit keeps its atoms
             try:
                 atoms(self.b.pattern(enabled), MAX_ATOMS)
@@ -106,7 +107,7 @@ class InvariantText:
         if self.too_big:
             return None
         try:
-            lits = self.b.reuse.state_literals(enabled) if self.b.reuse is not None else None
+            lits = self.b.reuse.state_literals(enabled, self.budget) if self.b.reuse is not None else None
             if lits is None:
                 pattern = self.abstract(self.b.pattern(enabled))
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],

@@ -25,7 +25,7 @@ import z3
 from contractor.backend import Enabled, Target
 from contractor.typestate import Certainty
 from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
-from contractor.z3backend.readable import conjunction_of_literals
+from contractor.z3backend.readable import Budget, conjunction_of_literals
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
 from contractor.z3backend.z3util import make_solver, truth
 
@@ -192,7 +192,7 @@ class Reuse:
 
     # -- readable state invariants ---------------------------------------------------------
 
-    def state_literals(self, enabled: Enabled) -> list[z3.BoolRef] | None:
+    def state_literals(self, enabled: Enabled, budget: Budget | None = None) -> list[z3.BoolRef] | None:
         """conjunction_of_literals of the state's whole pattern, computed part by part: the
         greedy choice of each part is independent of the others' literals, so the union,
         in the whole pattern's atom order, is the same list. None: some part had none."""
@@ -207,7 +207,7 @@ class Reuse:
                     self._solvers[i] = make_solver(2000)
                     self._solvers[i].add(*g.constraints)
                 formula = [e if a in pattern else z3.Not(e) for a, e in g.pre.items()]
-                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count) \
+                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count, budget) \
                     if formula else []
             part = self._literals[key]
             if part is None:
