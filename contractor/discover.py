@@ -27,7 +27,8 @@ from contractor.target import (
 _CONTRACT_LINE = re.compile(r"^\s*(pre|post|inv)(\[[^\]]*\])?:", re.MULTILINE)
 _CONTRACT_DECORATORS = frozenset({"require", "ensure", "invariant", "pre", "post", "inv", "raises", "snapshot"})
 _NOT_ANALYSED_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "Exception",
-                                 "BaseException", "Protocol", "TypedDict", "NamedTuple"})
+                                 "BaseException", "Protocol", "TypedDict", "NamedTuple",
+                                 "TestCase", "IsolatedAsyncioTestCase"})  # tests, not protocols
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 
@@ -48,10 +49,15 @@ def _docstring_contract(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunction
 
 
 def _raises(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """A raise guard or leading assert: `raise` or `assert` in the method's own body."""
-    for node in ast.walk(fn):
+    """A raise guard or leading assert: `raise` or `assert` in the method's own body (not in
+    a function, lambda or class defined inside it: those raise when called, if ever)."""
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
         if isinstance(node, (ast.Raise, ast.Assert)):
             return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
     return False
 
 

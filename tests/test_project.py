@@ -53,6 +53,34 @@ def test_a_folder_infers_every_class_with_contracts_into_its_own_folder(project)
     assert run.stdout.count("Wrote output/") == 3
 
 
+def test_a_folder_leaves_out_test_classes_and_raises_of_nested_functions(project):
+    """A test case is not a protocol (icontract's own tests gave 2,048-state partial
+    typestates of unittest's assert methods), and a raise in a function a method defines
+    guards nothing of the method."""
+    (project / "samples" / "more.py").write_text(
+        "import unittest\n\n\n"
+        "class TestDoor(unittest.TestCase):\n"
+        "    def test_open(self) -> None:\n"
+        "        assert 1 + 1 == 2\n\n\n"
+        "class Maker:\n"
+        "    def make(self) -> None:\n"
+        "        def check(x: int) -> None:\n"
+        "            if x < 0:\n"
+        "                raise ValueError(x)\n"
+        "        check(1)\n\n\n"
+        "class Guarded:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.open = False\n\n"
+        "    def read(self) -> None:\n"
+        "        if not self.open:\n"
+        "            raise ValueError('closed')\n")
+    run = contractor(project, "infer", "samples/more.py", "--backend", "z3", "--no-svg", "--no-html")
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["samples.more.Guarded"]
+    explicit = contractor(project, "infer", "samples/more.py:Maker", "--backend", "z3", "--format", "json")
+    assert explicit.returncode == 0, explicit.stderr  # named, a class is analysed whatever it holds
+
+
 @pytest.mark.slow  # the quick loop's slowest (pytest --durations, issue 12)
 def test_pyproject_settings_apply_and_the_command_line_overrides_them(project):
     (project / "pyproject.toml").write_text(
