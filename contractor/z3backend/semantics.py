@@ -248,7 +248,9 @@ class ClassSemantics:
             try:
                 value = ex.condition(cond.expr)
                 if not z3.is_false(state.unknown):
-                    raise UnsupportedConstruct("a condition calling an untranslatable method")
+                    site = state.unknowns[0] if state.unknowns else None
+                    raise UnsupportedConstruct("a condition with an untranslated part" + (
+                        f" ({site.what}, line {site.line})" if site else ""))
                 if not z3.is_false(z3.simplify(state.outside)):  # a value outside code chose
                     site = state.outside_sites[0] if state.outside_sites else None
                     raise UnsupportedConstruct(f"a condition using code outside the analysed source"
