@@ -31,6 +31,7 @@ EXIT_OK = 0
 EXIT_ERROR = 2  # bad input or usage: nothing written
 EXIT_INTERNAL = 70  # a bug in contractor (EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C: the partial typestate is written
+EXIT_BROKEN_PIPE = 141  # the reader of stdout went away (as a command killed by SIGPIPE)
 REPORT = ("this is a bug in contractor: please report it on contractor's issue tracker with the "
           "traceback above, the command line and `contractor --version`")
 
@@ -44,6 +45,7 @@ Exit codes:
   130  interrupted (Ctrl-C): the partial typestate found so far is written,
        marked PARTIAL ("complete": false in typestate.json); a second
        Ctrl-C stops at once and writes nothing
+  141  the reader of the printed output closed it (`... | head`)
 """
 
 
@@ -54,6 +56,7 @@ Exit codes (each command's --help says more):
   2    bad usage or input; nothing is written
   70   an internal error (a bug in contractor: please report the traceback)
   130  interrupted (Ctrl-C)
+  141  the reader of the printed output closed it
 """
 
 
@@ -105,6 +108,11 @@ class SuggestingGroup(click.Group):
         except KeyboardInterrupt:  # outside a command's own handling: nothing was written
             click.echo("interrupted; nothing written", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:  # the reader went away (`contractor infer ... | head`): quietly,
+            import os  # as a command killed by SIGPIPE; nothing more can reach it
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_BROKEN_PIPE)
         except Exception:  # noqa: BLE001  (any other exception is a bug: report it, exit 70)
             import traceback
 

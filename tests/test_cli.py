@@ -544,6 +544,18 @@ def test_a_profiler_watching_the_run_still_writes_its_results(tmp_path):
     assert stats.is_file() and stats.stat().st_size > 0
 
 
+def test_a_reader_closing_the_output_is_not_an_internal_error(tmp_path):
+    """`contractor infer ... | head`: the reader goes away; the command ends quietly with
+    141, as one killed by SIGPIPE, not with a traceback and exit 70."""
+    proc = subprocess.Popen([sys.executable, "-m", "contractor", "infer", DOOR, "--out", "out", "--backend", "z3"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before anything is printed
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "internal error" not in err
+
+
 def test_exit_status_is_pythons():
     from contractor.entry import exit_status
 
