@@ -8,6 +8,7 @@ to explore every sample sequentially again. `SequentialRuns` (the session fixtur
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,31 @@ from contractor.z3backend import Z3Backend
 # of one run timing out (a may-answer) and its twin of the other not would be a difference
 # of load, not of what is compared
 SEQUENTIAL = InferOptions(backend="z3", timeout=30)
+
+# A small class with a set field, no method of it split into parts (z3backend/reuse.py): the
+# quick loop's stand-in for the costly samples of that kind (tag_set.py, and the dict ones
+# session_pool.py and router.py) in test_parallel and test_reuse; CI runs those too.
+SEEN = textwrap.dedent('''\
+    class Seen:
+        """
+        inv: len(self.seen) <= 2
+        """
+
+        def __init__(self) -> None:
+            self.seen: set[int] = set()
+
+        def see(self, x: int) -> None:
+            """pre: len(self.seen) < 2 and 0 <= x <= 3"""
+            self.seen.add(x)
+
+        def forget(self, x: int) -> None:
+            """pre: x in self.seen"""
+            self.seen.discard(x)
+
+        def reset(self) -> None:
+            """pre: len(self.seen) == 2"""
+            self.seen.clear()
+    ''')
 
 
 @dataclass(frozen=True)

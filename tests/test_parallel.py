@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from runtime_contracts import load_class
-from shared_runs import SEQUENTIAL, SequentialRun, SequentialRuns
+from shared_runs import SEEN, SEQUENTIAL, SequentialRun, SequentialRuns
 from test_samples import EXPECTED
 from typestate_check import witness_problems
 
@@ -109,32 +109,12 @@ def test_a_solver_heavy_class_in_parallel_equals_sequential(tmp_path: Path) -> N
     assert parallel == sequential
 
 
-# A small class with a set field: the quick loop's set class. The samples whose classes are
-# not split (so a ParallelBackend answers them in its own process, as it does this one) run
-# in the full suite (CI): tag_set.py (sets, the costliest sample) and session_pool.py,
-# router.py (dicts), untyped.py and loop_past_bound.py (past the unroll bound).
-SEEN = textwrap.dedent('''\
-    class Seen:
-        """
-        inv: len(self.seen) <= 2
-        """
-
-        def __init__(self) -> None:
-            self.seen: set[int] = set()
-
-        def see(self, x: int) -> None:
-            """pre: len(self.seen) < 2 and 0 <= x <= 3"""
-            self.seen.add(x)
-
-        def forget(self, x: int) -> None:
-            """pre: x in self.seen"""
-            self.seen.discard(x)
-
-        def reset(self) -> None:
-            """pre: len(self.seen) == 2"""
-            self.seen.clear()
-    ''')
-UNSPLIT_SAMPLES = ("loop_past_bound.py", "router.py", "session_pool.py", "tag_set.py", "untyped.py")
+# The samples that never go to workers (some method not split into parts or not decided
+# exactly: reuse.parallel_ready), so that a ParallelBackend answers them in its own process,
+# as it does SEEN (tests/shared_runs.py) here, run in the full suite (CI): tag_set.py (sets,
+# the costliest sample), session_pool.py and router.py (dicts), untyped.py (opaque values)
+# and loop_past_bound.py (past the unroll bound).
+ONE_PROCESS_SAMPLES = ("loop_past_bound.py", "router.py", "session_pool.py", "tag_set.py", "untyped.py")
 
 
 def test_a_set_class_in_parallel_equals_sequential(tmp_path: Path, sequential_z3: SequentialRuns) -> None:
@@ -148,8 +128,9 @@ def test_a_set_class_in_parallel_equals_sequential(tmp_path: Path, sequential_z3
         assert not witness_problems(parallel, load_class(path, "Seen"), params)
 
 
-@pytest.mark.parametrize("sample", [pytest.param(p.name, marks=[pytest.mark.slow] if p.name in UNSPLIT_SAMPLES else [])
-                                    for p in sorted((ROOT / "samples").glob("*.py"))])
+@pytest.mark.parametrize("sample", [
+    pytest.param(p.name, marks=[pytest.mark.slow] if p.name in ONE_PROCESS_SAMPLES else [])
+    for p in sorted((ROOT / "samples").glob("*.py"))])
 def test_samples_in_parallel_equal_sequential(sample: str, sequential_z3: SequentialRuns) -> None:
     path = ROOT / "samples" / sample
     for node in ast.parse(path.read_text()).body:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_runs import contractor
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -22,8 +22,7 @@ def _matches(pattern: str, line: str) -> bool:
 
 def test_the_readme_example_is_the_real_output(tmp_path):
     expected = _example("contractor infer samples/door.py:Door")
-    run = subprocess.run([sys.executable, "-m", "contractor", "infer", "samples/door.py:Door", "--out",
-                          str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True, timeout=120)
+    run = contractor(REPO, "infer", "samples/door.py:Door", "--out", str(tmp_path / "out"))  # in this process
     assert run.returncode == 0, run.stderr
     got = run.stdout.rstrip("\n").splitlines()
     got[-1] = got[-1].replace(str(tmp_path / "out"), "output/samples.door.Door")  # the README's default folder
