@@ -30,3 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def sequential_z3() -> SequentialRuns:
     """The sequential z3 exploration of a class, computed once per session (shared_runs.py)."""
     return SequentialRuns()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {settings.get_current_profile_name()} (tests/hypothesis_profiles.py)"
