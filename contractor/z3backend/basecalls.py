@@ -52,9 +52,8 @@ class BaseCalls(_Host):
         opaque = method.body[0]
         assert isinstance(opaque, Opaque)  # call_method calls this only for an unreadable_base method
         self.unreadable_effect(oid, opaque.reason, node)
-        if not self.state.outside_returns:
-            fails = self.fresh(BOOL, f"raises!{method.name}")
-            self.outside_raise_if(fails.z, f"an exception from {method.name}()", node)
+        fails = self.fresh(BOOL, f"raises!{method.name}")
+        self.outside_raise_if(fails.z, f"an exception from {method.name}()", node)
         return self.fresh(OPAQUE, f"call!{method.name}")
 
     def unreadable_effect(self, oid: int, what: str, node: ast.AST) -> None:

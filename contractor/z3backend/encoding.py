@@ -58,11 +58,12 @@ class Encoder:
     def bits(self, obj: dict[str, Val], label: str) -> dict[str, z3.BoolRef]:
         """A Boolean per action, constrained to be that action's enabledness in `obj`."""
         out = {}
-        for m, formula in self.sem.enabled.items():
+        direct = self.sem.at_all({m: f for m, f in self.sem.enabled.items() if m not in self.sem.quantified}, obj)
+        for m in self.sem.enabled:
             b = z3.Bool(f"{label}!{m}")
             out[m] = b
-            if m not in self.sem.quantified:
-                self.solver.add(b == self.sem.at(formula, obj))
+            if m in direct:
+                self.solver.add(b == direct[m])
                 continue
             self.skolems += 1
             params, pre = self.sem.quantified[m]

@@ -102,8 +102,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
     def outside_raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST) -> None:
         """Paths where `cond` holds raise `exc`, an exception of code outside the analysed
         source: never while reading raise guards (there such code returns normally)."""
-        if not self.state.outside_returns:
-            self.raise_if(z3.And(z3.Not(READING_GUARDS), cond), exc, node)
+        self.raise_if(z3.And(z3.Not(READING_GUARDS), cond), exc, node)
 
     def fresh(self, t: TypeRef, hint: str) -> Val:
         self.counter += 1

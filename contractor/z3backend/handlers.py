@@ -166,7 +166,7 @@ class HandlerExecutor(_Host):
             if item.optional_vars is not None:  # what __enter__ returns: outside code
                 self.store(item.optional_vars, ctx if getattr(ctx, "kind", None) == "class" else
                            self.fresh(OPAQUE, "with"))
-        if not outside or self.state.outside_returns:
+        if not outside:
             self.run_block(node.body, writes)
             return
         st = self.state

@@ -100,9 +100,8 @@ class OperatorEvaluator(_Host):
         """`left in x` where z3 does not model x (a Mapping[ast.AST, Any] field): its
         __contains__ is code outside the analysed source, answering either way (the
         answers using it are may) and possibly raising (a finding, never a guard)."""
-        if not self.state.outside_returns:
-            fails = self.fresh(BOOL, "raises!in")
-            self.outside_raise_if(fails.z, "an exception from `in`", node)
+        fails = self.fresh(BOOL, "raises!in")
+        self.outside_raise_if(fails.z, "an exception from `in`", node)
         return self.fresh_typed(BOOL, "`in` on a value z3 does not model", node).z
 
     def e_Compare(self, node: ast.Compare) -> Val:

@@ -155,7 +155,7 @@ class OutsideEvaluator(_Host):
             self.hand_out(node.func, target)
         for a, v in zip(args, values):  # and its arguments (reach.py)
             self.hand_out(a, v)
-        if not (isinstance(target, External) and target.name in _NEVER_RAISE) and not self.state.outside_returns:
+        if not (isinstance(target, External) and target.name in _NEVER_RAISE):
             fails = self.fresh(BOOL, f"raises!{name}")
             self.outside_raise_if(fails.z, f"an exception from {name}()", node)
         if isinstance(target, External) and target.name == "bool" and len(values) == 1 \

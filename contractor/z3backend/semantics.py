@@ -345,12 +345,12 @@ class ClassSemantics:
 
     # -- running methods -------------------------------------------------------------
 
-    def run(self, method: Method, fields: dict[str, Val], prefix: str, guards: bool = False) -> Outcome:
-        """Run `method` on an object with the given fields, with fresh arguments (`guards`:
-        to read its raise guards, code outside the analysed source returns normally)."""
+    def run(self, method: Method, fields: dict[str, Val], prefix: str) -> Outcome:
+        """Run `method` on an object with the given fields, with fresh arguments (code outside
+        the analysed source raising where READING_GUARDS is false: oneread.py)."""
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
-        state = ExecState(objects, outside_returns=guards, deadline=self.deadline)
+        state = ExecState(objects, deadline=self.deadline)
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))

@@ -61,9 +61,6 @@ class ExecState:
     unknowns: list[Site] = field(default_factory=list)
     next_object: int = 1
     depth: int = 0
-    # reading raise guards: code outside the analysed source is taken to return normally,
-    # so a guard after a call to it still decides (outside.py)
-    outside_returns: bool = False
     outside: z3.BoolRef = FALSE  # the paths that used a value chosen by outside code (outside.py)
     outside_sites: list[Site] = field(default_factory=list)
     deadline: float | None = None  # time.monotonic(): the run's budget; statements after it are not followed

@@ -106,8 +106,7 @@ class StoreExecutor(_Host):
             raise UnsupportedConstruct("starred unpacking", self.loc(target))
         n = len(target.elts)
         if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
-            if not self.state.outside_returns:
-                self.outside_raise_if(self.fresh_choice("unpack"), "ValueError", target)
+            self.outside_raise_if(self.fresh_choice("unpack"), "ValueError", target)
             for t in target.elts:
                 self.store(t, self.fresh(TypeRef("opaque"), "item"))
             return
