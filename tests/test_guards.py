@@ -105,3 +105,39 @@ def test_untyped_sample_equals_brute_force() -> None:
     # the opaque call (self.log.append) leaves the printer's own fields alone: feed's only
     # may-transitions are those through it, and none of them changes the state field
     assert {t.method for t in ts.transitions if t.certainty == "may"} == {"feed"}
+
+
+def test_reading_a_raise_guard_stops_at_the_budget(tmp_path, monkeypatch):
+    """Once the run's budget is spent, a raise guard's arguments are not eliminated (z3's
+    quantifier elimination was given its full 2 s per guard whatever the budget: tarfile's
+    TarFile took 26 s under --budget 10): the method's enabledness is an unknown, its
+    answers may."""
+    import time
+
+    from contractor.z3backend import semantics
+
+    path = tmp_path / "reader.py"
+    path.write_text(
+        "class Reader:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.open = False\n\n"
+        "    def start(self) -> None:\n"
+        "        self.open = True\n\n"
+        "    def read(self, n: int) -> None:\n"
+        "        if not self.open or n < 0:\n"
+        "            raise ValueError('closed')\n")
+    translate = semantics.ClassSemantics.run_once
+
+    def late(self: semantics.ClassSemantics, method, guards: bool):
+        out = translate(self, method, guards)
+        if guards and method.name == "read":
+            self.deadline = time.monotonic() - 1  # the budget ran out while translating
+        return out
+
+    monkeypatch.setattr(semantics.ClassSemantics, "run_once", late)
+    typestate = infer(f"{path}:Reader", InferOptions(backend="z3"))
+    assert any("budget ran out before its raise guard was read" in u.construct for u in typestate.unknowns)
+    assert all(t.certainty == "may" for t in typestate.transitions if t.method == "start")
+    monkeypatch.setattr(semantics.ClassSemantics, "run_once", translate)
+    exact = infer(f"{path}:Reader", InferOptions(backend="z3"))
+    assert not exact.unknowns and all(t.certainty == "must" for t in exact.transitions)

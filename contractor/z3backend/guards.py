@@ -13,6 +13,7 @@ together with the arguments: the enabledness is `exists p, v. not explicit(c, p,
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import z3
@@ -68,11 +69,20 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:
         return z3.simplify(ok)
+    timeout_ms = sem.qe_timeout_ms
+    if sem.deadline is not None:  # the run's budget bounds the eliminations too
+        left_ms = int((sem.deadline - time.monotonic()) * 1000)
+        if left_ms <= 0:
+            construct = "the time budget ran out before its raise guard was read"
+            sem.inexact[f"{method.name}:guards"] = construct
+            sem.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
+            return _unknown_predicate(sem, method.name, "guards")
+        timeout_ms = min(timeout_ms, left_ms)
     formula = z3.Exists(chosen, ok)
-    eliminated = eliminate_quantifiers(formula, sem.qe_timeout_ms, project=True)
+    eliminated = eliminate_quantifiers(formula, timeout_ms, project=True)
     if eliminated is not formula:
         return eliminated
-    hard = eliminate_hard(ok, chosen, sem.qe_timeout_ms)  # strings and other sorts qe cannot take
+    hard = eliminate_hard(ok, chosen, timeout_ms)  # strings and other sorts qe cannot take
     if hard is not None and hard.exact:
         return hard.formula
     # z3 cannot eliminate it: an unknown predicate of the object (its answers are may)
