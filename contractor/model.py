@@ -25,6 +25,26 @@ Dialect = Literal["pep316", "icontract", "deal", "asserts"]
 DIALECTS: tuple[Dialect, ...] = ("pep316", "icontract", "deal", "asserts")
 
 
+class TypeKind(enum.StrEnum):
+    """What kind of value a TypeRef describes (see TypeRef)."""
+
+    BOOL = "bool"
+    INT = "int"
+    FLOAT = "float"
+    STR = "str"
+    NONE = "none"
+    OPTIONAL = "optional"
+    ENUM = "enum"
+    LIST = "list"
+    SET = "set"
+    TUPLE = "tuple"
+    DICT = "dict"
+    CLASS = "class"
+    OPAQUE = "opaque"
+    ANY = "any"
+    UNDEFINED = "undefined"  # a local or field read before any assignment (z3 backend)
+
+
 @dataclass(frozen=True)
 class TypeRef:
     """A field's or parameter's type, as far as contractor understands it.
@@ -37,10 +57,14 @@ class TypeRef:
     treat it as unknown).
     """
 
-    kind: str
+    kind: TypeKind
     args: tuple[TypeRef, ...] = ()
     name: str | None = None
     members: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, TypeKind):  # a kind read from text (JSON): one of the vocabulary
+            object.__setattr__(self, "kind", TypeKind(self.kind))
 
     def __str__(self) -> str:
         if self.kind in ("enum", "class"):
@@ -52,12 +76,12 @@ class TypeRef:
         return "None" if self.kind == "none" else self.kind
 
 
-BOOL = TypeRef("bool")
-INT = TypeRef("int")
-FLOAT = TypeRef("float")
-STR = TypeRef("str")
-NONE = TypeRef("none")
-OPAQUE = TypeRef("opaque")
+BOOL = TypeRef(TypeKind.BOOL)
+INT = TypeRef(TypeKind.INT)
+FLOAT = TypeRef(TypeKind.FLOAT)
+STR = TypeRef(TypeKind.STR)
+NONE = TypeRef(TypeKind.NONE)
+OPAQUE = TypeRef(TypeKind.OPAQUE)
 
 
 ClauseKind = Literal["pre", "post", "inv"]

@@ -58,7 +58,7 @@ def _literal(expr: ast.expr, on: bool) -> str:
 
 def _kinds(model: ClassModel) -> dict[str, str]:
     """Type kinds of the expressions a precondition can name: fields and constants."""
-    kinds = {f"self.{name}": f.type.kind for name, f in model.fields.items()}
+    kinds: dict[str, str] = {f"self.{name}": f.type.kind for name, f in model.fields.items()}
     for name, value in model.class_constants.items():
         kind = _KINDS.get(type(value))
         if kind:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from contractor.contracts.context import FileContext
 from contractor.contracts.types import TypeReader, is_classvar
-from contractor.model import BOOL, FLOAT, INT, NONE, OPAQUE, STR, Field, FunctionNode, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, OPAQUE, STR, Field, FunctionNode, TypeKind, TypeRef
 
 
 @dataclass(frozen=True)
@@ -192,5 +192,5 @@ def join_uses(typed: list[TypeRef | None]) -> TypeRef:
     if has_none:
         if only.kind == "optional":
             return only
-        return TypeRef("optional", (only,)) if only.kind in _SCALAR_KINDS else OPAQUE
+        return TypeRef(TypeKind.OPTIONAL, (only,)) if only.kind in _SCALAR_KINDS else OPAQUE
     return only

@@ -8,16 +8,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contractor.contracts.context import FileContext
-from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 _SCALARS = {"bool": BOOL, "int": INT, "float": FLOAT, "str": STR, "None": NONE, "NoneType": NONE}
-_CONTAINERS = {"list": "list", "List": "list", "Sequence": "list", "MutableSequence": "list",
-               "set": "set", "Set": "set", "FrozenSet": "set", "frozenset": "set",
-               "AbstractSet": "set", "MutableSet": "set",
-               "tuple": "tuple", "Tuple": "tuple",
-               "dict": "dict", "Dict": "dict", "Mapping": "dict", "MutableMapping": "dict"}
-ANY = TypeRef("any")
+_CONTAINERS: dict[str, TypeKind] = {"list": TypeKind.LIST, "List": TypeKind.LIST, "Sequence": TypeKind.LIST,
+                                    "MutableSequence": TypeKind.LIST, "set": TypeKind.SET,
+                                    "Set": TypeKind.SET, "FrozenSet": TypeKind.SET,
+                                    "frozenset": TypeKind.SET, "AbstractSet": TypeKind.SET,
+                                    "MutableSet": TypeKind.SET, "tuple": TypeKind.TUPLE,
+                                    "Tuple": TypeKind.TUPLE, "dict": TypeKind.DICT, "Dict": TypeKind.DICT,
+                                    "Mapping": TypeKind.DICT, "MutableMapping": TypeKind.DICT}
+ANY = TypeRef(TypeKind.ANY)
 
 
 def _last_name(expr: ast.expr) -> str | None:
@@ -38,7 +40,7 @@ def enum_classes(module: ast.Module) -> dict[str, TypeRef]:
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else \
                     [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else []
                 members.extend(t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_"))
-            enums[node.name] = TypeRef("enum", name=node.name, members=tuple(members))
+            enums[node.name] = TypeRef(TypeKind.ENUM, name=node.name, members=tuple(members))
     return enums
 
 
@@ -79,7 +81,7 @@ class TypeReader:
         if name in self.enums:
             return self.enums[name]
         if name == "Self" or name == self.class_name or name in self.classes:
-            return TypeRef("class", name=self.class_name if name == "Self" else name)
+            return TypeRef(TypeKind.CLASS, name=self.class_name if name == "Self" else name)
         return ANY
 
     def _union(self, options: list[ast.expr]) -> TypeRef:
@@ -93,7 +95,7 @@ class TypeReader:
         types = [self.of(o) for o in flat]
         rest = [t for t in types if t != NONE]
         if len(rest) == 1 and len(types) == 2:
-            return TypeRef("optional", (rest[0],))
+            return TypeRef(TypeKind.OPTIONAL, (rest[0],))
         if len(types) == 1:
             return types[0]
         return ANY
@@ -103,7 +105,7 @@ class TypeReader:
         items = list(ann.slice.elts) if isinstance(ann.slice, ast.Tuple) else [ann.slice]
         if name == "Optional" and len(items) == 1:
             inner = self.of(items[0])
-            return inner if inner == NONE or inner.kind == "optional" else TypeRef("optional", (inner,))
+            return inner if inner == NONE or inner.kind == "optional" else TypeRef(TypeKind.OPTIONAL, (inner,))
         if name == "Union":
             return self._union(items)
         if name in ("ClassVar", "Final", "Annotated") and items:
@@ -112,7 +114,7 @@ class TypeReader:
         if kind is None:
             return ANY
         if kind == "tuple" and len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is ...:
-            return TypeRef("list", (self.of(items[0]),))  # tuple[int, ...] behaves as a sequence
+            return TypeRef(TypeKind.LIST, (self.of(items[0]),))  # tuple[int, ...] behaves as a sequence
         return TypeRef(kind, tuple(self.of(i) for i in items))
 
     def value(self, expr: ast.expr) -> TypeRef | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, TypeRef
+from contractor.model import BOOL, INT, TypeKind, TypeRef
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.comprehensions import COMPREHENSIONS, OrderMatters
@@ -67,7 +67,7 @@ class Aggregates(_Host):
             if isinstance(v, Val) and v.kind == name:
                 return v  # a copy: the same value (fields are never aliased)
             if name == "list" and isinstance(v, Val) and v.kind == "set" and v.z is not None:
-                return Val(TypeRef("list", v.type.args), v.z)  # its elements in its order
+                return Val(TypeRef(TypeKind.LIST, v.type.args), v.z)  # its elements in its order
             parts = self.value_parts(v, node)
             return self.build_list(parts, node) if name == "list" else self.build_set(parts, node)
         if name == "dict" and isinstance(arg, ast.Dict):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, TypeRef
+from contractor.model import BOOL, INT, TypeKind, TypeRef
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import MapMethod
@@ -107,7 +107,7 @@ class CallEvaluator(_Host):
         if name == "int" and len(args) == 1 and args[0].kind in ("bool", "int"):
             return Val(INT, V.to_int(args[0]))
         if name == "float" and len(args) == 1 and args[0].kind in ("bool", "int", "float"):
-            return Val(TypeRef("float"), V.to_float(args[0]))
+            return Val(TypeRef(TypeKind.FLOAT), V.to_float(args[0]))
         return self.call_builtin_extra(name, args, node)
 
     def call_list_method(self, m: ListMethod, node: ast.Call) -> Val:
@@ -115,7 +115,7 @@ class CallEvaluator(_Host):
         args = [self.eval(a) for a in node.args]
         lst = self.eval(m.target)  # read after the arguments: they may change the list
         if lst.z is None:
-            lst = V.coerce(lst, TypeRef("list", (args[0].type,))) if args else lst
+            lst = V.coerce(lst, TypeRef(TypeKind.LIST, (args[0].type,))) if args else lst
         if lst.z is None:
             raise self.unsupported(node, f"list.{name}() on an empty list of unknown type")
         elem = lst.type.args[0]

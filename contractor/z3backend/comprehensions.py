@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import TypeRef
+from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import put
@@ -194,9 +194,9 @@ class Comprehensions(_Host):
 
     def build_list(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
         if not parts:
-            return Val(TypeRef("list"), None)
+            return Val(TypeRef(TypeKind.LIST), None)
         t = _joined(self, [v for _, v in parts], node)
-        lt = TypeRef("list", (t,))
+        lt = TypeRef(TypeKind.LIST, (t,))
         try:
             acc = z3.Empty(V.sort_of(lt))
         except UnsupportedConstruct as e:
@@ -211,9 +211,9 @@ class Comprehensions(_Host):
 
     def build_set(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
         if not parts:
-            return Val(TypeRef("set"), None)
+            return Val(TypeRef(TypeKind.SET), None)
         t = _joined(self, [v for _, v in parts], node)
-        st = TypeRef("set", (t,))
+        st = TypeRef(TypeKind.SET, (t,))
         try:
             acc = z3.Empty(V.sort_of(st))
         except UnsupportedConstruct as e:
@@ -228,12 +228,12 @@ class Comprehensions(_Host):
 
     def build_dict(self, parts: list[tuple[z3.BoolRef, Val]], node: ast.AST) -> Val:
         if not parts:
-            return Val(TypeRef("dict"), None)
+            return Val(TypeRef(TypeKind.DICT), None)
         if any(v.kind != "tuple" or len(v.type.args) != 2 for _, v in parts):
             raise self.unsupported(node, "dict() of items that are not pairs")
         kt = _joined(self, [V.tuple_items(v)[0] for _, v in parts], node)
         vt = _joined(self, [V.tuple_items(v)[1] for _, v in parts], node)
-        dt = TypeRef("dict", (kt, vt))
+        dt = TypeRef(TypeKind.DICT, (kt, vt))
         try:
             d = Val(dt, M.empty_dict(V.sort_of(dt)))
         except UnsupportedConstruct as e:

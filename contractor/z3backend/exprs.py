@@ -15,7 +15,7 @@ from typing import Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import STR, TypeRef
+from contractor.model import STR, TypeKind, TypeRef
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
@@ -78,7 +78,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         except UnsupportedConstruct as e:
             if isinstance(node.value, (bytes, complex, type(...))):  # an untyped constant
                 ident = zlib.crc32(repr(node.value).encode()) + 1  # deterministic, never None's
-                return Val(TypeRef("opaque"), O.make(z3.IntVal(ident), z3.BoolVal(False),
+                return Val(TypeRef(TypeKind.OPAQUE), O.make(z3.IntVal(ident), z3.BoolVal(False),
                                                      z3.BoolVal(bool(node.value))))
             raise self.unsupported(node, e.construct) from None
 
@@ -125,7 +125,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             return Val(base.type, z3.IntVal(base.type.members.index(node.attr)))
         if isinstance(base, OldNamespace):
             if node.attr == "self":
-                return Val(TypeRef("class", name=self.model.name), self.old_object())
+                return Val(TypeRef(TypeKind.CLASS, name=self.model.name), self.old_object())
             if node.attr in self.frame.old:
                 return self.frame.old[node.attr]
             raise self.unsupported(node, f"__old__.{node.attr}")
@@ -161,13 +161,13 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
     def e_List(self, node: ast.List) -> Val:
         items = [self.eval(e) for e in node.elts]
         if not items:
-            return Val(TypeRef("list"), None)
+            return Val(TypeRef(TypeKind.LIST), None)
         t = items[0].type
         for v in items[1:]:
             t = V.join_type(t, v.type)
         if t.kind not in V.SCALARS:
             raise self.unsupported(node, f"a list of {t}")
-        lt = TypeRef("list", (t,))
+        lt = TypeRef(TypeKind.LIST, (t,))
         return Val(lt, z3.Concat(*[z3.Unit(V.coerce(v, t).z) for v in items]) if len(items) > 1
                    else z3.Unit(V.coerce(items[0], t).z))
 

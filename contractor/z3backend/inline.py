@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import Method, TypeRef
+from contractor.model import Method, TypeKind, TypeRef
 from contractor.z3backend import values as V
 from contractor.z3backend.basecalls import unreadable_base
 from contractor.z3backend.state import Frame
@@ -36,7 +36,7 @@ class InlineCalls(_Host):
         vararg = method.node.args.vararg
         bound: dict[str, Any] = {}
         if vararg is not None:  # def f(self, a, *rest): rest is a tuple outside code may read
-            bound[vararg.arg] = self.fresh(TypeRef("opaque"), vararg.arg)
+            bound[vararg.arg] = self.fresh(TypeRef(TypeKind.OPAQUE), vararg.arg)
             args = args[:len(params)]
         if len(args) > len(params):
             raise UnsupportedConstruct(f"too many arguments to {method.name}()", self.loc(node))
@@ -73,7 +73,7 @@ class InlineCalls(_Host):
         if self.root is None:
             self.root = (method.name, oid)
         entry = self.active()  # the callee runs only where the caller is still running
-        frame = Frame(method.name, locals={"self": Val(TypeRef("class", name=self.model.name), oid), **bound})
+        frame = Frame(method.name, locals={"self": Val(TypeRef(TypeKind.CLASS, name=self.model.name), oid), **bound})
         frame.old = dict(bound)
         self.callers.append(outer_frame)
         self.frame, self.loops, self.guard = frame, [], entry
@@ -101,7 +101,7 @@ class InlineCalls(_Host):
         init = self.model.methods.get("__init__")
         if init is not None:
             self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
-        return Val(TypeRef("class", name=self.model.name), oid)
+        return Val(TypeRef(TypeKind.CLASS, name=self.model.name), oid)
 
 
 def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import TypeRef
+from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import values as V
 from contractor.z3backend.iteration import ItemAt, items_of
 from contractor.z3backend.state import FALSE, Loop
@@ -89,7 +89,7 @@ class LoopExecutor(_Host):
         elem = s.type.args[0]
         if any_order:
             return lambda k: (n > k, Val(elem, s.z[k]))
-        picks = [self.fresh(TypeRef("int"), "order").z for _ in range(self.unroll + 1)]
+        picks = [self.fresh(TypeRef(TypeKind.INT), "order").z for _ in range(self.unroll + 1)]
         for k, p in enumerate(picks):
             self.state.assumed.append(z3.Implies(n > k, z3.And(0 <= p, p < n, *[q != p for q in picks[:k]])))
         saved = self.guard
@@ -118,7 +118,7 @@ class LoopExecutor(_Host):
 
             def at(k: int) -> tuple[z3.BoolRef, Val]:
                 i = start + k * step
-                return (i < stop if step > 0 else i > stop), Val(TypeRef("int"), i)
+                return (i < stop if step > 0 else i > stop), Val(TypeRef(TypeKind.INT), i)
             return at
         seq = self.eval_any(it)
         if isinstance(seq, Val) and seq.kind == "set" and seq.z is not None:

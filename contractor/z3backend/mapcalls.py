@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import TypeRef
+from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import mappings as M
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
@@ -47,7 +47,7 @@ class MapCalls(_Host):
         t = items[0].type
         for v in items[1:]:
             t = V.join_type(t, v.type)
-        st = TypeRef("set", (t,))
+        st = TypeRef(TypeKind.SET, (t,))
         try:
             seq = z3.Empty(V.sort_of(st))
         except UnsupportedConstruct as e:
@@ -58,7 +58,7 @@ class MapCalls(_Host):
 
     def e_Dict(self, node: ast.Dict) -> Val:
         if not node.keys:
-            return Val(TypeRef("dict"), None)
+            return Val(TypeRef(TypeKind.DICT), None)
         keys = [k for k in node.keys if k is not None]  # None: a **-unpacking
         if len(keys) != len(node.keys):
             raise self.unsupported(node, "**-unpacking in a dict literal")
@@ -66,7 +66,7 @@ class MapCalls(_Host):
         kt, vt = pairs[0][0].type, pairs[0][1].type
         for k, v in pairs[1:]:
             kt, vt = V.join_type(kt, k.type), V.join_type(vt, v.type)
-        dt = TypeRef("dict", (kt, vt))
+        dt = TypeRef(TypeKind.DICT, (kt, vt))
         try:
             d = Val(dt, M.empty_dict(V.sort_of(dt)))
         except UnsupportedConstruct as e:
@@ -87,7 +87,7 @@ class MapCalls(_Host):
         d = self.eval(target.value)
         k = self.eval(target.slice)
         if d.z is None:
-            d = V.coerce(d, TypeRef("dict", (k.type, v.type)))
+            d = V.coerce(d, TypeRef(TypeKind.DICT, (k.type, v.type)))
         self.store(target.value, put(d, k, v))
 
     def delete_stmt(self, node: ast.Delete) -> None:
@@ -118,7 +118,7 @@ class MapCalls(_Host):
         c = self.eval(m.target)  # read after the arguments: they may change it
         name = m.name
         if c.z is None and c.kind == "set" and args and name in ("add", "discard", "remove"):
-            c = V.coerce(c, TypeRef("set", (args[0].type,)))
+            c = V.coerce(c, TypeRef(TypeKind.SET, (args[0].type,)))
         if c.z is None and name in ("get", "pop", "setdefault", "keys", "values", "items", "clear", "copy"):
             if name in ("keys", "values", "items"):
                 return DictView(c, name)
@@ -128,7 +128,7 @@ class MapCalls(_Host):
                 return c
             if len(args) == 2:  # nothing to find: the default
                 if name == "setdefault":
-                    self.store(m.target, put(V.coerce(c, TypeRef("dict", (args[0].type, args[1].type))), *args))
+                    self.store(m.target, put(V.coerce(c, TypeRef(TypeKind.DICT, (args[0].type, args[1].type))), *args))
                 return args[1]
             if name == "get":
                 return V.NONE_VAL
@@ -168,7 +168,7 @@ class MapCalls(_Host):
                 result = V.ite(present, found, args[1])
             elif name == "get":
                 optional = vt.kind in V.SCALARS or vt.kind == "tuple"
-                result = Val(TypeRef("optional", (vt,)), found.z, z3.Not(present)) if optional else None
+                result = Val(TypeRef(TypeKind.OPTIONAL, (vt,)), found.z, z3.Not(present)) if optional else None
                 if result is None:
                     raise self.unsupported(node, f"dict.get() without a default on a {d.type}")
             else:
@@ -183,7 +183,7 @@ class MapCalls(_Host):
                 self.store(m.target, V.ite(present, d, put(d, k, args[1])))
             return result
         if name == "clear" and not args:
-            self.store(m.target, V.coerce(Val(TypeRef("dict"), None), d.type))
+            self.store(m.target, V.coerce(Val(TypeRef(TypeKind.DICT), None), d.type))
             return V.NONE_VAL
         if name == "copy" and not args:
             return d

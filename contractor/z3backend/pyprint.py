@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import z3
 
-from contractor.model import TypeRef
+from contractor.model import TypeKind, TypeRef
 from contractor.z3backend.values import Val
 
 
@@ -28,7 +28,7 @@ class PyPrinter:
                 continue
             self.names[str(v.z)] = (f"self.{name}", v.type if v.kind != "optional" else v.type.args[0])
             if v.kind == "optional":
-                self.names[str(v.is_none)] = (f"self.{name} is None", TypeRef("bool"))
+                self.names[str(v.is_none)] = (f"self.{name} is None", TypeRef(TypeKind.BOOL))
 
     def __call__(self, e: z3.ExprRef) -> str:
         return self.p(e, 0)

@@ -17,7 +17,7 @@ from typing import Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import ClassModel, Condition, Method, TypeRef
+from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
@@ -43,14 +43,14 @@ def blank_object(model: ClassModel) -> dict[str, Val]:
     defaults = class_defaults(model)
     fields: dict[str, Val] = {}
     if has_opaque_fields(model):
-        fields[OPAQUE] = V.fresh(TypeRef("int"), "blank!" + OPAQUE)
+        fields[OPAQUE] = V.fresh(TypeRef(TypeKind.INT), "blank!" + OPAQUE)
     for name, f in model.fields.items():
         if not modelled(f.type):
-            fields[name] = Val(TypeRef("any"), None)
+            fields[name] = Val(TypeRef(TypeKind.ANY), None)
         elif name in defaults:
             fields[name] = V.coerce(defaults[name], f.type)
         else:
-            fields[name] = Val(TypeRef("undefined", (f.type,)), None)
+            fields[name] = Val(TypeRef(TypeKind.UNDEFINED, (f.type,)), None)
     return fields
 
 
@@ -156,9 +156,9 @@ class ClassSemantics:
         if has_opaque_fields(self.model):
             # stands for the fields z3 does not model: every write to one changes it, and
             # conditions that could not be translated depend on it, so they may change too
-            self.fields[OPAQUE] = V.fresh(TypeRef("int"), OPAQUE)
+            self.fields[OPAQUE] = V.fresh(TypeRef(TypeKind.INT), OPAQUE)
         for name, f in self.model.fields.items():
-            self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef("any"), None)
+            self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef(TypeKind.ANY), None)
         # asserted: the invariant is only ever assumed (solvers, contexts), never negated
         self.wf = z3.And(*[V.well_formed(v, asserted=True) for v in self.fields.values() if v.kind != "any"])
         inv = self.conditions(self.model.invariants, self.fields, {}, "invariant")
@@ -237,7 +237,8 @@ class ClassSemantics:
                 objects[OLD] = dict(old)
             state = ExecState(objects)
             ex = self.executor(state, f"{label}{i}")
-            ex.frame.locals = {"self": Val(TypeRef("class", name=self.model.name), SELF), **params, **(extra or {})}
+            me = Val(TypeRef(TypeKind.CLASS, name=self.model.name), SELF)
+            ex.frame.locals = {"self": me, **params, **(extra or {})}
             ex.frame.old = dict(old_params or params)
             ex.old_oid = OLD if old is not None else None
             # the conditions are only ever used together: each is read assuming the ones
@@ -276,7 +277,7 @@ class ClassSemantics:
             if p.type is not None and not modelled(p.type) and not _names_a_class(p.type):
                 # a type z3 does not model (ast.AST, dict[str, Any], ...): an untyped value,
                 # which can be anything the type allows and more (opaque.py)
-                out[p.name] = V.fresh(TypeRef("opaque"), f"{prefix}{p.name}")
+                out[p.name] = V.fresh(TypeRef(TypeKind.OPAQUE), f"{prefix}{p.name}")
                 continue
             if p.type is None or not modelled(p.type):
                 raise UnsupportedConstruct(f"parameter `{p.name}` without a bool/int/float/str/Enum/Optional/list type")
@@ -409,7 +410,7 @@ class ClassSemantics:
 
     def ctor_pre(self, ctor: Method, args: dict[str, Val]) -> z3.BoolRef:
         """A constructor's precondition (over its arguments only: there is no object yet)."""
-        fields = {k: Val(TypeRef("any"), None) for k in self.fields}
+        fields = {k: Val(TypeRef(TypeKind.ANY), None) for k in self.fields}
         return self.conditions(ctor.preconditions, fields, args, f"{ctor.name}:pre")
 
     def outcome(self, method: Method, state: ExecState, result: Val, args: dict[str, Val],

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, STR, TypeRef
+from contractor.model import BOOL, INT, STR, TypeKind, TypeRef
 from contractor.z3backend import strings as S
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
@@ -137,7 +137,7 @@ class SeqCalls(_Host):
         if name == "list" and len(args) == 1 and args[0].kind == "list":
             return args[0]
         if name in ("set", "dict") and not args:
-            return Val(TypeRef(name), None)
+            return Val(TypeRef(TypeKind(name)), None)
         raise self.unsupported(node, f"call to {name}()")
 
     def text_of(self, x: Val, node: ast.AST) -> z3.SeqRef:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, TypeRef
+from contractor.model import BOOL, TypeKind, TypeRef
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import put
@@ -52,7 +52,7 @@ class SetAlgebra(_Host):
         """a <op> b for a set a and a set or list b."""
         if a.z is None and b.z is None:
             return a
-        t = a.type if a.z is not None else TypeRef("set", b.type.args)
+        t = a.type if a.z is not None else TypeRef(TypeKind.SET, b.type.args)
         a = V.coerce(a, t) if a.z is not None else Val(t, z3.Empty(V.sort_of(t)))
         other = b.z if b.z is not None else z3.Empty(V.sort_of(TypeRef(b.kind, t.args)))
         if b.z is not None and b.type.args and b.type.args != t.args:
@@ -164,9 +164,9 @@ class SetAlgebra(_Host):
         if v.kind == "set" or v.z is None:
             return v
         if v.kind == "list":
-            return Val(TypeRef("set", v.type.args), v.z)
+            return Val(TypeRef(TypeKind.SET, v.type.args), v.z)
         if v.kind == "dict":
-            return Val(TypeRef("set", v.type.args[:1]), M.keys(v.z))
+            return Val(TypeRef(TypeKind.SET, v.type.args[:1]), M.keys(v.z))
         raise self.unsupported(node, f"a set operation with a {v.type}")
 
 

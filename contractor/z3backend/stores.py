@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import TypeRef
+from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.refs import OldNamespace
@@ -61,7 +61,7 @@ class StoreExecutor(_Host):
                 if old.kind == "any":  # an opaque field: only its stand-in changes
                     if "__opaque__" in fields:
                         act = self.active()
-                        fields["__opaque__"] = V.ite(act, self.fresh(TypeRef("int"), "__opaque__"),
+                        fields["__opaque__"] = V.ite(act, self.fresh(TypeRef(TypeKind.INT), "__opaque__"),
                                                      fields["__opaque__"])
                     return
                 declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
@@ -108,7 +108,7 @@ class StoreExecutor(_Host):
         if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
             self.outside_raise_if(self.fresh_choice("unpack"), "ValueError", target)
             for t in target.elts:
-                self.store(t, self.fresh(TypeRef("opaque"), "item"))
+                self.store(t, self.fresh(TypeRef(TypeKind.OPAQUE), "item"))
             return
         if v.kind == "tuple":
             items = V.tuple_items(v)

@@ -16,7 +16,7 @@ from typing import Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
@@ -33,7 +33,7 @@ class Val:
     is_none: Any = None  # z3 BoolRef, for Optional values only
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> TypeKind:
         return self.type.kind
 
 
@@ -116,7 +116,7 @@ def make_tuple(items: list[Val]) -> Val:
     for x in items:
         if x.kind not in SCALARS and x.kind not in ("tuple", "list", "opaque"):
             raise UnsupportedConstruct(f"a tuple holding a {x.type}")
-    t = TypeRef("tuple", tuple(x.type for x in items))
+    t = TypeRef(TypeKind.TUPLE, tuple(x.type for x in items))
     return Val(t, T.make(sort_of(t), [x.z for x in items]))
 
 
@@ -245,15 +245,15 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
     if a == b:
         return a
     if "opaque" in (a.kind, b.kind) and "class" not in (a.kind, b.kind):
-        return TypeRef("opaque")
+        return TypeRef(TypeKind.OPAQUE)
     if a.kind == "none":
-        return b if b.kind == "optional" else TypeRef("optional", (b,))
+        return b if b.kind == "optional" else TypeRef(TypeKind.OPTIONAL, (b,))
     if b.kind == "none":
         return join_type(b, a)
     if a.kind == "optional" or b.kind == "optional":
         ia = a.args[0] if a.kind == "optional" else a
         ib = b.args[0] if b.kind == "optional" else b
-        return TypeRef("optional", (join_type(ia, ib),))
+        return TypeRef(TypeKind.OPTIONAL, (join_type(ia, ib),))
     kinds = {a.kind, b.kind}
     if kinds <= {"bool", "int"}:
         return INT
@@ -262,9 +262,9 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
     if a.kind == b.kind and a.kind in ("list", "set", "dict"):
         return a if a.args else b
     if a.kind == "tuple" and b.kind == "tuple" and len(a.args) == len(b.args):
-        return TypeRef("tuple", tuple(join_type(x, y) for x, y in zip(a.args, b.args)))
+        return TypeRef(TypeKind.TUPLE, tuple(join_type(x, y) for x, y in zip(a.args, b.args)))
     if not kinds & {"class", "any", "undefined"}:
-        return TypeRef("opaque")  # of different types on different paths: untyped from here on
+        return TypeRef(TypeKind.OPAQUE)  # of different types on different paths: untyped from here on
     raise UnsupportedConstruct(f"a value that is {a} on one path and {b} on another")
 
 
