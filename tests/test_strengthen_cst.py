@@ -161,3 +161,19 @@ def test_tabs_and_crlf_line_endings_are_the_modules_own(tmp_path):
     tally.add(), tally.add()
     with pytest.raises(AssertionError, match=r"Tally\.add\(\) is not enabled"):
         tally.add()
+
+
+def test_in_place_rewrites_the_module_itself_as_the_copy_would_be(tmp_path):
+    """--in-place writes the same text into the user's own file (one rename: no temporary
+    file is left), and refuses --out beside it."""
+    copy = _run(tmp_path, "gauge", RICH, "Gauge")
+    path = tmp_path / "gauge.py"
+    result = CliRunner().invoke(main, ["strengthen", f"{path}:Gauge", "--backend", "z3", "--in-place", "-q"])
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes() == copy
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gauge.py", "out"]
+    gauge = load_module(path).Gauge()
+    with pytest.raises(AssertionError, match=r"Gauge\.reset\(\) is not enabled"):
+        gauge.reset()
+    both = CliRunner().invoke(main, ["strengthen", f"{path}:Gauge", "--in-place", "--out", str(tmp_path / "o")])
+    assert both.exit_code == 2 and "exclude each other" in both.output

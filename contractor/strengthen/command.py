@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import cast
@@ -77,13 +78,15 @@ def may_transitions(typestate: Typestate) -> list[str]:
               help="Use this typestate.json (from `contractor infer`) instead of inferring the typestate.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder to write <module>_strengthened.py into [default: output/<module path>.<Class>/].")
+@click.option("--in-place", is_flag=True,
+              help="Rewrite TARGET's own module file instead of writing a copy (only the class changes).")
 @click.option("--dialect", type=click.Choice(DIALECTS), default=None,
               help="Contract dialect of the added checks [default: the class's own].")
 @analysis_options
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success (no may-transition warning either).")
 @click.pass_context
 def strengthen_command(ctx: click.Context, /, target: str, from_: Path | None, out: Path | None,
-                       dialect: str | None, quiet: bool, **analysis: object) -> None:
+                       in_place: bool, dialect: str | None, quiet: bool, **analysis: object) -> None:
     """Write TARGET's module with the class enforcing its typestate at run time.
 
     The class gains a state enum, a state field set by its constructors, and per action
@@ -96,7 +99,12 @@ def strengthen_command(ctx: click.Context, /, target: str, from_: Path | None, o
     [tool.contractor] in pyproject.toml included) unless --from gives one. May-transitions
     (moves the solver could not decide) are kept, so no call the class allows is refused;
     a warning lists them.
+
+    With --in-place the module file itself is rewritten (atomically, after the analysis
+    succeeded); everything outside the class stays as it was.
     """
+    if in_place and out is not None:
+        raise click.UsageError("--in-place and --out exclude each other: --in-place writes the module itself")
     try:
         resolved = resolve(target, Path.cwd())
         settings = class_settings(project_config(), command_line_layer(ctx), resolved.name,
@@ -110,11 +118,18 @@ def strengthen_command(ctx: click.Context, /, target: str, from_: Path | None, o
         text = strengthen(model, typestate, dialect_chosen, origin=str(from_) if from_ else None)
         folder = settings.out
         path = output_path(model) if folder is None else folder / output_path(model).name
+        if in_place:
+            path = Path(model.path)
+        temporary = path.with_name(f".{path.name}.contractor-tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(utf8_coding(text), encoding="utf-8", newline=newline_of(Path(model.path)))
+            # a temporary file beside it, then one rename: never a half-written module
+            temporary.write_text(utf8_coding(text), encoding="utf-8", newline=newline_of(Path(model.path)))
+            os.replace(temporary, path)
         except OSError as e:
-            raise InputError(f"cannot write {path}: {e.strerror}", construct="--out") from None
+            temporary.unlink(missing_ok=True)
+            raise InputError(f"cannot write {path}: {e.strerror}",
+                             construct="--in-place" if in_place else "--out") from None
     except InputError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_ERROR)
