@@ -451,18 +451,23 @@ def test_module_entry_point_reports_errors(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def fresh_interpreter(code: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`code` run by a new interpreter after importing the command line (what a run imports
+    is only visible there: this process has imported everything)."""
+    prelude = "import sys\nfrom click.testing import CliRunner\nfrom contractor.cli import main\n"
+    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=120,
+                          cwd=cwd)
+
+
 def test_infer_does_not_import_strengthen():
     code = (
-        "import sys\n"
-        "from click.testing import CliRunner\n"
-        "from contractor.cli import main\n"
         "result = CliRunner().invoke(main, ['infer', '--help'])\n"
         "assert result.exit_code == 0, result.output\n"
         "assert 'contractor.strengthen' not in sys.modules\n"
         "result = CliRunner().invoke(main, ['--help'])\n"
         "assert 'strengthen' in result.output and 'infer' in result.output\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = fresh_interpreter(code)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -470,16 +475,13 @@ def test_a_default_infer_run_imports_only_what_it_uses(tmp_path):
     """The door with default outputs (report.html included) imports no template engine,
     no CrossHair (z3 decides it), and none of the other subcommands' subsystems."""
     code = (
-        "import sys\n"
-        "from click.testing import CliRunner\n"
-        "from contractor.cli import main\n"
         f"result = CliRunner().invoke(main, ['infer', {DOOR!r}, '--out', 'out'])\n"
         "assert result.exit_code == 0, result.output\n"
         "heavy = ['jinja2', 'crosshair', 'libcst', 'rich', 'contractor.strengthen', 'contractor.view',\n"
         "         'contractor.check']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    proc = fresh_interpreter(code, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "[]"
     assert (tmp_path / "out" / "report.html").read_text().count('class="legend"') == 1
@@ -487,16 +489,13 @@ def test_a_default_infer_run_imports_only_what_it_uses(tmp_path):
 
 def test_group_help_lists_every_command_without_importing_them():
     code = (
-        "import sys\n"
-        "from click.testing import CliRunner\n"
-        "from contractor.cli import main\n"
         "result = CliRunner().invoke(main, ['--help'])\n"
         "assert result.exit_code == 0, result.output\n"
         "print(sorted(m for m in ('contractor.strengthen', 'contractor.check', 'contractor.view', 'libcst',\n"
         "                         'black', 'contractor.cache_command') if m in sys.modules))\n"
         "print(result.output)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = fresh_interpreter(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0] == "[]"
     for name in ("cache", "check", "infer", "strengthen", "view"):
