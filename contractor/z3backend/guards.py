@@ -30,13 +30,6 @@ if TYPE_CHECKING:  # semantics imports this module
     from contractor.z3backend.semantics import ClassSemantics
 
 
-def _unknown_predicate(sem: ClassSemantics, name: str, label: str) -> z3.BoolRef:
-    args = sem.flat(sem.fields)
-    if not args:
-        return z3.Bool(f"unknown!{label}!{name}")
-    return z3.Function(f"unknown!{label}!{name}", *[a.sort() for a in args], z3.BoolSort())(*args)
-
-
 def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     """exists p, v. pre(c, p) and the body does not end in an explicit raise (see the
     module docstring); an unknown predicate of the object where the body cannot be run."""
@@ -47,7 +40,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
         sem.inexact[f"{method.name}:guards"] = construct
         sem.unknowns.append(Unknown(method.name, method.location.line, construct,
                                     "its raise guards could not be read"))
-        return _unknown_predicate(sem, method.name, "guards")
+        return sem.unknown_predicate(method.name, "guards")
     ok = z3.And(o.pre, *[V.well_formed(v) for v in o.args.values()], z3.Not(o.explicit))
     fields = {str(c) for c in sem.flat(sem.fields)}
     if z3.is_false(o.unknown):
@@ -59,7 +52,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
         sem.unknowns.append(Unknown(method.name, s.line, s.what, "in its raise guards"))
     known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields)
     unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields)
-    return z3.Or(known, z3.And(unfinished, _unknown_predicate(sem, method.name, "guards")))
+    return z3.Or(known, z3.And(unfinished, sem.unknown_predicate(method.name, "guards")))
 
 
 def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
@@ -73,10 +66,7 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     if sem.deadline is not None:  # the run's budget bounds the eliminations too
         left_ms = int((sem.deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
-            construct = "the time budget ran out before its raise guard was read"
-            sem.inexact[f"{method.name}:guards"] = construct
-            sem.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
-            return _unknown_predicate(sem, method.name, "guards")
+            return sem.out_of_budget(method, "raise guard", "guards")
         timeout_ms = min(timeout_ms, left_ms)
     formula = z3.Exists(chosen, ok)
     eliminated = eliminate_quantifiers(formula, timeout_ms, project=True)
@@ -91,7 +81,7 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
     sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
                                 "z3 could not eliminate the arguments and outside values"))
-    unknown = _unknown_predicate(sem, method.name, "guards")
+    unknown = sem.unknown_predicate(method.name, "guards")
     return unknown if hard is None else z3.And(hard.formula, unknown)
 
 

@@ -301,13 +301,23 @@ class ClassSemantics:
                 if self.deadline is None or time.monotonic() < self.deadline:
                     raise
         if self.deadline is not None:
-            construct = "the time budget ran out before its enabledness was read"
-            self.inexact[f"{method.name}:budget"] = construct
-            self.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
-            args = self.flat(self.fields)
-            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
-            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+            return self.out_of_budget(method, "enabledness", "enabled")
         return self.enabledness(method)  # not reached: no deadline means no early return above
+
+    def unknown_predicate(self, name: str, label: str) -> z3.BoolRef:
+        """An uninterpreted predicate of the object's fields, `unknown!label!name`: consistent,
+        but unconstrained, so every answer using it is a may-answer (invtext.py prints it)."""
+        args = self.flat(self.fields)
+        if not args:
+            return z3.Bool(f"unknown!{label}!{name}")
+        return z3.Function(f"unknown!{label}!{name}", *[a.sort() for a in args], z3.BoolSort())(*args)
+
+    def out_of_budget(self, method: Method, what: str, label: str) -> z3.BoolRef:
+        """The run's budget ran out before `method`'s `what` was read: an unknown, noted."""
+        construct = f"the time budget ran out before its {what} was read"
+        self.inexact[f"{method.name}:{label}"] = construct
+        self.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
+        return self.unknown_predicate(method.name, label)
 
     def enabledness(self, method: Method) -> z3.BoolRef:
         """exists p. pre(c, p), over this object's field constants."""
@@ -320,9 +330,7 @@ class ClassSemantics:
         except UnsupportedConstruct as err:
             self.inexact[f"{method.name}: parameters"] = err.construct
             self.unknowns.append(Unknown(method.name, method.location.line, err.construct))
-            args = self.flat(self.fields)
-            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
-            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+            return self.unknown_predicate(method.name, "enabled")
         known = len(self.inexact)
         pre = self.conditions(method.preconditions, self.fields, params, f"{method.name}:pre",
                               assume=self.invariant)
@@ -331,9 +339,7 @@ class ClassSemantics:
         if len(self.inexact) != known:
             # an untranslated precondition: nothing to eliminate or refine; its enabledness
             # is an unknown predicate of the object (every answer using it is a may-answer)
-            args = self.flat(self.fields)
-            fn = z3.Function(f"unknown!enabled!{method.name}", *[a.sort() for a in args], z3.BoolSort())
-            return fn(*args) if args else z3.Bool(f"unknown!enabled!{method.name}")
+            return self.unknown_predicate(method.name, "enabled")
         wf = z3.And(*[V.well_formed(v) for v in params.values()])
         scoped = miniscope(params, z3.And(wf, pre))  # parameters decided without a quantifier
         if not scoped.rest:
