@@ -185,3 +185,55 @@ COLLECTION_CASES += [
 ''', {"d": TUPLE_VALUES}, {"put": {"k": [-1, 0, 1, 2]}, "lower": {"k": [-1, 0, 1, 2]}}, unroll=2,
          slow=True),
 ]
+
+COLLECTION_CASES += [
+    # `items or []` from an Optional list parameter types the field as that list (an
+    # Optional operand of `or` is taken only when truthy); `x if c else []` likewise
+    Case("or_default_types_a_list_field", '''from typing import Optional
+
+
+class C:
+    def __init__(self, items: Optional[list[int]] = None, more: bool = False) -> None:
+        self.items = items or []
+        self.extra = [1] if more else []
+
+    def add(self, x: int) -> None:
+        self.items.append(x)
+
+    def pop(self) -> int:
+        if not self.items:
+            raise IndexError("empty")
+        return self.items.pop()
+
+    def drop_extra(self) -> None:
+        if not self.extra:
+            raise ValueError("none")
+        self.extra = []
+''', {"items": [[], [1], [1, 1]], "extra": [[], [1]]},
+         {"__init__": {"items": [None, [], [1]], "more": [False, True]}, "add": {"x": [1]}}, exact=False),
+    # `x or []` with x untyped: the field stays untyped, `[]` is a new falsy object
+    Case("or_default_of_an_untyped_parameter", '''class C:
+    def __init__(self, items=None) -> None:
+        self.items = items or []
+
+    def flush(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        self.items = []
+''', {"items": [[], [1]]}, {"__init__": {"items": [None, [], [1]]}}, exact=False),
+]
+
+COLLECTION_CASES.append(
+    # `xs if k else []` with xs an Optional list: the field is untyped (it may be None)
+    Case("conditional_default_of_an_optional_list", '''from typing import Optional
+
+
+class C:
+    def __init__(self, xs: Optional[list[int]] = None, k: bool = False) -> None:
+        self.items = xs if k else []
+
+    def pop(self) -> int:
+        if not self.items:
+            raise IndexError("empty")
+        return self.items.pop()
+''', {"items": [None, [], [1]]}, {"__init__": {"xs": [None, [], [1]], "k": [False, True]}}, exact=False))

@@ -495,16 +495,19 @@ def test_conflicting_field_types_make_an_opaque_field(read):
     (["0", "None"], "Optional[int]"), (["None", "'a'"], "Optional[str]"), (["1", "2.5"], "float"),
     (["True", "0"], "int"), (["LIMIT", "0"], "int"), (["self.STEP"], "int"), (["k"], "int"),
     (["None"], "opaque"), (["0", "k2"], "opaque"),
+    (["xs or []"], "list[int]"), (["k2 or []"], "opaque"), (["k2 or 0"], "opaque"),
+    (["xs if k else []"], "opaque"), (["k if k2 else 'a'"], "opaque"), (["None if k2 else k"], "Optional[int]"),
 ])
 def test_field_type_from_every_assignment(read, assigned, expected):
     """Literals, module and class constants, parameters with a literal default; None
     plus one other type is Optional; anything untyped makes the field opaque."""
     lines = "\n".join(f"            self.x = {v}" for v in assigned)
     m = read(f'''
+    from typing import Optional
     LIMIT = 3
     class C:
         STEP = 1
-        def __init__(self, k=5, k2=None) -> None:
+        def __init__(self, k=5, k2=None, xs: Optional[list[int]] = None) -> None:
 {lines}
     ''')
     assert str(m.fields["x"].type) == expected

@@ -1,8 +1,10 @@
 """The fields of a class and their types: class-level annotations, `self.x: T = ...`,
 `# type:` comments, and otherwise everything assigned to the field in the class:
 literals, enum members, module and class constants, builtin conversions (`int(...)`),
-parameters (annotated, or untyped with a literal default); other expressions follow the
-rest. `None` and one other type give Optional; int and float give float. What cannot be
+parameters (annotated, or untyped with a literal default), `a or b` (an Optional operand
+before the last counts without None) and `a if c else b`; other expressions follow the
+rest. `None` and one other type give Optional (of a scalar: an Optional list, set or dict
+is opaque); int and float give float. What cannot be
 typed (an untyped parameter, values of different types, only expressions that do not
 tell) is an *opaque* value: the z3 backend tracks its identity, None-ness and truthiness.
 No class is refused for missing annotations.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from contractor.contracts.context import FileContext
@@ -167,7 +169,26 @@ def _value_type(value: ast.expr | None, params: dict[str, TypeRef], types: TypeR
         return NONE
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _BUILTIN_RESULTS:
         return _BUILTIN_RESULTS[value.func.id]
+    if isinstance(value, ast.IfExp):
+        return _join_told([_value_type(v, params, types) for v in (value.body, value.orelse)])
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        # `a or b or c` is the first truthy operand, else the last: an Optional operand
+        # before the last one is never taken while None (`items or []` is a list).
+        parts = [_value_type(v, params, types) for v in value.values]
+        return _join_told([_not_none(t) for t in parts[:-1]] + parts[-1:])
     return types.value(value)  # None: an expression that does not tell (it follows the others)
+
+
+def _not_none(t: TypeRef | None) -> TypeRef | None:
+    if t == NONE:
+        return None
+    return t.args[0] if t is not None and t.kind == "optional" else t
+
+
+def _join_told(parts: list[TypeRef | None]) -> TypeRef | None:
+    """The join of the parts that tell their type (None if none does: it follows the others)."""
+    told = [t for t in parts if t is not None]
+    return join_uses(told) if told else None
 
 
 _BUILTIN_RESULTS = {"int": INT, "len": INT, "round": INT, "str": STR, "repr": STR, "float": FLOAT, "bool": BOOL}
@@ -176,7 +197,7 @@ _BUILTIN_RESULTS = {"int": INT, "len": INT, "round": INT, "str": STR, "repr": ST
 _SCALAR_KINDS = ("bool", "int", "float", "str", "enum")
 
 
-def join_uses(typed: list[TypeRef | None]) -> TypeRef:
+def join_uses(typed: Sequence[TypeRef | None]) -> TypeRef:
     """One type for every value a field is assigned (see the module docstring)."""
     kinds = {t for t in typed if t is not None and t != NONE}
     has_none = NONE in typed
@@ -189,8 +210,8 @@ def join_uses(typed: list[TypeRef | None]) -> TypeRef:
     if len(kinds) > 1 or OPAQUE in kinds:
         return OPAQUE
     (only,) = kinds
+    if only.kind == "optional":  # z3 models Optional scalars; an opaque value tracks None-ness
+        return only if only.args[0].kind in _SCALAR_KINDS else OPAQUE
     if has_none:
-        if only.kind == "optional":
-            return only
         return TypeRef(TypeKind.OPTIONAL, (only,)) if only.kind in _SCALAR_KINDS else OPAQUE
     return only

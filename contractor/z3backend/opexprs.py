@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, STR
+from contractor.model import BOOL, INT, OPAQUE, STR
+from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView
@@ -45,11 +46,28 @@ class OperatorEvaluator(_Host):
             self.guard = saved
         if all(v.kind == "bool" for v in vals):
             return Val(BOOL, z3.And(*conds) if is_and else z3.Or(*conds))
-        # Python returns the first operand that decides: fold from the right.
+        # Python returns the first operand that decides: fold from the right. An Optional
+        # operand of `or` is taken only when truthy, so never as None: use the value inside.
+        if not is_and:
+            vals = [V.unwrap(v)[0] if v.kind == "optional" else v for v in vals[:-1]] + vals[-1:]
+        vals = self.new_empties(vals)  # `x or []` with x untyped
         result = vals[-1]
         for v, t in zip(reversed(vals[:-1]), reversed(conds[:-1])):
             result = V.ite(t, result, v) if is_and else V.ite(t, v, result)
         return result
+
+    def new_empties(self, vals: list[Val]) -> list[Val]:
+        """Values merged into one: where one is untyped, a `[]`, `set()` or `{}` literal
+        among them (not yet typed) is a new, falsy object."""
+        if not any(v.kind == "opaque" for v in vals):
+            return vals
+        out = []
+        for v in vals:
+            if v.kind in ("list", "set", "dict") and v.z is None:
+                self.counter += 1
+                v = Val(OPAQUE, O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(False)))
+            out.append(v)
+        return out
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.eval(node.operand)
@@ -160,6 +178,7 @@ class OperatorEvaluator(_Host):
             b = self.eval(node.orelse)
         finally:
             self.guard = saved
+        a, b = self.new_empties([a, b])
         try:
             return V.ite(c, a, b)
         except UnsupportedConstruct as e:

@@ -164,7 +164,7 @@ def truthy(v: Val) -> z3.BoolRef:
     if k == "float":
         return z3.Not(z3.fpIsZero(v.z))
     if k in ("str", "list"):
-        return z3.Length(v.z) > 0
+        return z3.BoolVal(False) if v.z is None else z3.Length(v.z) > 0  # None: `[]` not yet typed
     if k == "none":
         return z3.BoolVal(False)
     if k in ("enum", "class"):
