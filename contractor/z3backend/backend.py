@@ -25,6 +25,7 @@ from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.invtext import InvariantText
 from contractor.z3backend.membership import push
+from contractor.z3backend.readable import AtomOrder
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
@@ -56,6 +57,7 @@ class Z3Backend:
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
+        self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
         # what the exploration's witnesses showed (must answers: an object meeting the

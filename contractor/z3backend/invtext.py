@@ -40,7 +40,7 @@ class InvariantText:
         self.b = backend
         self.printer: PyPrinter | None = None
         self.inv_solver: z3.Solver | None = None
-        self.budget = Budget(READABLE_SECONDS)
+        self.budget = Budget(READABLE_SECONDS, backend.deadline)
         self.too_big: bool | None = None  # the state patterns' atoms exceed MAX_ATOMS
         self._context: z3.BoolRef | None = None
         self.seqs: SeqAbstraction | None = None
@@ -100,7 +100,7 @@ class InvariantText:
         self.budget.left_ms()  # OutOfTime once the run's share is spent: the cheap form then
         if self.too_big is None:  # the same for every state: negating a bit keeps its atoms
             try:
-                atoms(self.b.pattern(enabled), MAX_ATOMS)
+                atoms(self.b.pattern(enabled), MAX_ATOMS, self.b.atom_order)
                 self.too_big = False
             except ValueError:  # too big to search for a short form, or to print from z3
                 self.too_big = True
@@ -111,7 +111,7 @@ class InvariantText:
             if lits is None:
                 pattern = self.abstract(self.b.pattern(enabled))
                 lits = conjunction_of_literals(list(pattern.children()) if z3.is_and(pattern) else [pattern],
-                                               self.context(), self.b._count, self.budget)
+                                               self.context(), self.b._count, self.budget, self.b.atom_order)
             else:
                 lits = [self.abstract(x) for x in lits]
             if lits is not None:
@@ -122,7 +122,7 @@ class InvariantText:
         except (ValueError, NotPrintable, z3.Z3Exception):
             pass
         pattern = self.b.pattern(enabled)
-        if len(atoms(pattern)) > SIMPLIFY_ATOMS:
+        if len(atoms(pattern, None, self.b.atom_order)) > SIMPLIFY_ATOMS:
             return None  # the precondition form reads better than a half-simplified large formula
         try:
             tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(SIMPLIFY_MS, self.budget.left_ms()))

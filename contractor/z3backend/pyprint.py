@@ -139,4 +139,4 @@ class PyPrinter:
             return self.names[str(args[0])][0], 9
         if k == z3.Z3_OP_SEQ_UNIT and z3.is_int_value(args[0]):
             return f"[{args[0].as_long()}]", 9
-        raise NotPrintable(str(e))
+        raise NotPrintable(e.decl().name() if z3.is_app(e) else "a quantifier")  # not str(e): slow on big terms

@@ -26,20 +26,40 @@ class OutOfTime(Exception):
 
 @dataclass
 class Budget:
-    """Seconds left for simplifying state invariants, over a whole run."""
+    """Seconds left for simplifying state invariants, over a whole run, and never past the
+    run's deadline (time.monotonic(); None: no --budget)."""
 
     seconds: float
+    deadline: float | None = None
 
     def left_ms(self) -> int:
-        if self.seconds <= 0:
+        left = self.seconds if self.deadline is None else min(self.seconds, self.deadline - time.monotonic())
+        if left <= 0:
             raise OutOfTime
-        return max(1, int(self.seconds * 1000))
+        return max(1, int(left * 1000))
 
     def spend(self, since: float) -> None:
         self.seconds -= time.monotonic() - since
 
 
-def atoms(formula: z3.BoolRef, limit: int | None = None) -> list[z3.BoolRef]:
+class AtomOrder:
+    """The stable order of atoms: smaller first, as z3 prints them. z3's printer (Python)
+    takes milliseconds per atom, seconds over a run of many states asking about the same
+    atoms: one run keeps each atom's key (and the atom, so that its id stays its own)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[tuple[int, int], tuple[z3.ExprRef, tuple[int, str]]] = {}
+
+    def key(self, atom: z3.ExprRef) -> tuple[int, str]:
+        k = (id(atom.ctx), atom.get_id())
+        hit = self._keys.get(k)
+        if hit is None:
+            text = str(atom)
+            hit = self._keys[k] = (atom, (text.count("("), text))
+        return hit[1]
+
+
+def atoms(formula: z3.BoolRef, limit: int | None = None, order: AtomOrder | None = None) -> list[z3.BoolRef]:
     """The Boolean atoms of a quantifier-free formula, in a stable order (ValueError when
     there are more than `limit`)."""
     seen: dict[int, z3.BoolRef] = {}
@@ -64,18 +84,18 @@ def atoms(formula: z3.BoolRef, limit: int | None = None) -> list[z3.BoolRef]:
             continue
         if z3.is_app(e) and e.decl().kind() == z3.Z3_OP_ITE:
             todo.extend(e.children())
-    return sorted(seen.values(), key=lambda a: (str(a).count("("), str(a)))
+    return sorted(seen.values(), key=(order or AtomOrder()).key)
 
 
 def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None],
-                            budget: Budget | None = None) -> list[z3.BoolRef] | None:
+                            budget: Budget | None = None, order: AtomOrder | None = None) -> list[z3.BoolRef] | None:
     """A short list of literals L with  context |= (AND L <-> AND pattern), or None.
 
     `solver` holds the context (the class invariant); every query passes the rest as
     assumptions, so one solver serves every state. Raises OutOfTime when `budget` runs out.
     """
     formula = z3.And(*pattern)
-    candidates = atoms(formula, MAX_ATOMS)
+    candidates = atoms(formula, MAX_ATOMS, order)
 
     def limit() -> None:
         if budget is not None:

@@ -55,7 +55,6 @@ class Reuse:
         self._state_groups: list[Group] | None = None
         self._literals: dict[tuple[int, Enabled], list[z3.BoolRef] | None] = {}
         self._solvers: dict[int, z3.Solver] = {}
-        self._orders: dict[int, tuple[z3.BoolRef, tuple[int, str]]] = {}
         self._canonical: dict[object, Group] = {}
         self._sensitive: dict[int, bool] = {}  # id(group) -> do its models depend on history?
         self._contexts: dict[int, z3.Context] = {}  # id(group) -> its own context
@@ -207,8 +206,8 @@ class Reuse:
                     self._solvers[i] = make_solver(2000)
                     self._solvers[i].add(*g.constraints)
                 formula = [e if a in pattern else z3.Not(e) for a, e in g.pre.items()]
-                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count, budget) \
-                    if formula else []
+                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count, budget,
+                                                              self.b.atom_order) if formula else []
             part = self._literals[key]
             if part is None:
                 return None
@@ -218,12 +217,7 @@ class Reuse:
     def _literal_order(self, lit: z3.BoolRef) -> tuple[int, str]:
         """The order conjunction_of_literals keeps: by atom, as `atoms` sorts them (an atom
         is never a negation, so a negated literal's atom is its argument)."""
-        hit = self._orders.get(id(lit))  # literals come from the cached lists: same objects
-        if hit is None:
-            atom = lit.arg(0) if z3.is_not(lit) else lit
-            s = str(atom)
-            hit = self._orders[id(lit)] = (lit, (s.count("("), s))
-        return hit[1]
+        return self.b.atom_order.key(lit.arg(0) if z3.is_not(lit) else lit)
 
 
 __all__ = ["MethodSplit", "Reuse"]
