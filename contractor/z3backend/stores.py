@@ -26,6 +26,15 @@ FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Di
 MUTABLE = ("list", "set", "dict")
 
 
+def _fresh(node: ast.expr) -> bool:
+    """Whether the value is a new list, set or dict (`[1] if c else []` is; `xs or []` is not)."""
+    if isinstance(node, ast.IfExp):
+        return _fresh(node.body) and _fresh(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return all(_fresh(v) for v in node.values)
+    return isinstance(node, FRESH_LIST_NODES)
+
+
 class StoreExecutor(_Host):
     """Mixin of Executor: needs frame, state, active, eval, eval_any, fresh, raise_if, loc,
     fresh_choice, tolerant, none_raises, hand_out and store_dict_item."""
@@ -125,7 +134,7 @@ class StoreExecutor(_Host):
             self.store(t, x)
 
     def note_alias(self, targets: list[ast.expr], value_node: ast.expr, v: Val) -> None:
-        if v.kind not in MUTABLE or isinstance(value_node, FRESH_LIST_NODES):
+        if v.kind not in MUTABLE or _fresh(value_node):
             return
         for t in targets:
             if isinstance(t, ast.Name):
