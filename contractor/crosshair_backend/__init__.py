@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from contractor.backend import Backend
 from contractor.crosshair_backend.auto import AutoBackend
-from contractor.crosshair_backend.cache import DiskCache, fingerprint
 from contractor.errors import InputError
 from contractor.model import ClassModel
 
@@ -35,6 +34,8 @@ def _crosshair(model: ClassModel, options, alone: bool) -> SandboxedCrosshair:
     cache = None
     if extra.get("cache", True):
         from pathlib import Path
+
+        from contractor.crosshair_backend.cache import DiskCache, fingerprint
 
         setting = {"class": model.name, "source": model.source, "actions": list(model.actions),
                    "constructors": list(model.constructors), "timeout": options.timeout,
@@ -86,6 +87,10 @@ def __getattr__(name: str):
         from contractor.crosshair_backend.sandbox import SandboxedCrosshair
 
         return SandboxedCrosshair
+    if name == "DiskCache":  # imported when used: hashlib is no part of a z3-only run
+        from contractor.crosshair_backend.cache import DiskCache
+
+        return DiskCache
     raise AttributeError(name)
 
 

@@ -38,6 +38,7 @@ from contractor.z3backend.setalgebra import SetAlgebra
 from contractor.z3backend.state import READING_GUARDS, TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import Assumptions
 
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
@@ -57,16 +58,13 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         self.prefix = fresh_prefix
         self.counter = 0
         self.old_oid: int | None = None
-        self.context: z3.Solver | None = None  # what the caller assumes (invariant, precondition)
+        self.context: Assumptions | None = None  # what the caller assumes (invariant, precondition)
         self.root: tuple[str, int] | None = None  # the first method invoked, and its object
         self.root_writes: frozenset[str] | None | tuple[()] = ()  # its write set, once computed
 
     def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
         """Let loops stop unrolling where `context` makes further iterations impossible."""
-        from contractor.z3backend.z3util import make_solver
-
-        self.context = make_solver(timeout_ms)
-        self.context.add(context)
+        self.context = Assumptions(context, timeout_ms)
 
     def feasible(self, cond: z3.BoolRef) -> bool:
         cond = z3.simplify(cond)

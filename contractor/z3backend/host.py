@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from contractor.z3backend.handlers import Caught
     from contractor.z3backend.mapcalls import DictView, MapMethod
     from contractor.z3backend.seqcalls import Reversed
+    from contractor.z3backend.z3util import Assumptions
 
 T = TypeVar("T")
 Visit = Callable[[], None]  # one combination of a comprehension's items (comprehensions.py)
@@ -52,7 +53,7 @@ class ExecutorHost:
     prefix: str
     counter: int
     old_oid: int | None
-    context: z3.Solver | None
+    context: Assumptions | None
     root: tuple[str, int] | None
     root_writes: frozenset[str] | None | tuple[()]  # () until computed (Executor.mark_unknown)
     caught: list[Caught]  # the handlers being run, innermost last; set on first use (handlers.py)

@@ -23,6 +23,23 @@ def make_solver(timeout_ms: int, ctx: z3.Context | None = None) -> z3.Solver:
     return s
 
 
+class Assumptions:
+    """A solver holding `context`, made on the first `check`: most methods (no loop, no
+    comprehension) never ask, and a solver costs about a millisecond to set up and free.
+    The same solver, with the same assertion, as making it at once: the same answers."""
+
+    def __init__(self, context: z3.BoolRef, timeout_ms: int) -> None:
+        self._context = context
+        self._timeout_ms = timeout_ms
+        self._solver: z3.Solver | None = None
+
+    def check(self, *extra: z3.BoolRef) -> z3.CheckSatResult:
+        if self._solver is None:
+            self._solver = make_solver(self._timeout_ms)
+            self._solver.add(self._context)
+        return self._solver.check(*extra)
+
+
 TRUTH_MS = 5000  # deciding a closed formula a model left unevaluated
 
 
