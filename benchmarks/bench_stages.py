@@ -14,6 +14,7 @@ Figures are medians of --runs runs. Bytecode is cached as on a user's machine (o
 uncounted warm-up run writes it).
 
     python benchmarks/bench_stages.py [--runs 5] [--flags 10] [--pairs 15] [--backend auto]
+        [--python OTHER_VENV/bin/python]   # also as a non-editable install runs
 """
 
 from __future__ import annotations
@@ -101,33 +102,43 @@ def stages(label: str, target: str, backend: str, runs: int) -> None:
     print(f"  {'total':10} {wall:8.3f} s   (outputs: {100 * outputs:.1f} % of the run)")
 
 
-def timed(cmd: list[str], **env: str) -> tuple[float, float]:
-    """Wall time and CPU time (user + system, of the child) of one run of `cmd`."""
+def timed(cmd: list[str], installed: bool = False, **env: str) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, of the child) of one run of `cmd`; `installed`:
+    as a user's install runs it (no PYTHONPATH, not in the source tree, whose `contractor`
+    `python -m` would import first)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env=_env(**env), check=True, stdout=subprocess.DEVNULL)
+    if installed:
+        plain = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+        subprocess.run(cmd, cwd=tempfile.gettempdir(), env={**plain, **env}, check=True, stdout=subprocess.DEVNULL)
+    else:
+        subprocess.run(cmd, cwd=ROOT, env=_env(**env), check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def door_vs_z3(runs: int, backend: str) -> None:
+def door_vs_z3(runs: int, backend: str, python: str | None = None) -> None:
     """The door through the CLI against `import z3`, with the user cache (an unchanged
     diagram is not redrawn) and without it (CONTRACTOR_USER_CACHE=0: Graphviz starts;
     wasmtime's own compilation cache still applies). Wall time, and CPU time, which
-    other jobs on the machine disturb less."""
+    other jobs on the machine disturb less. `python`: another environment's interpreter
+    with contractor installed (not editable), both commands run as a user's install runs."""
+    installed = python is not None
+    exe = python or sys.executable
     for label, env in (("user cache on", {}), ("user cache off", {"CONTRACTOR_USER_CACHE": "0"})):
         with tempfile.TemporaryDirectory() as out:
-            door = [sys.executable, "-m", "contractor", "infer", "samples/door.py:Door", "--out", out,
+            door = [exe, "-m", "contractor", "infer", f"{ROOT / 'samples' / 'door.py'}:Door", "--out", out,
                     "--quiet", "--backend", backend]
-            z3 = [sys.executable, "-c", "import z3"]
-            timed(door, **env), timed(z3)  # warm-up
-            pairs = [(timed(door, **env), timed(z3)) for _ in range(runs)]
+            z3 = [exe, "-c", "import z3"]
+            timed(door, installed, **env), timed(z3, installed)  # warm-up
+            pairs = [(timed(door, installed, **env), timed(z3, installed)) for _ in range(runs)]
         for k, kind in ((0, "wall"), (1, "CPU")):
             d = statistics.median(p[0][k] for p in pairs)
             z = statistics.median(p[1][k] for p in pairs)
             r = statistics.median(p[0][k] / p[1][k] for p in pairs)
-            print(f"{'' if k else chr(10)}door end to end (CLI, default outputs, backend {backend}, {label}), "
+            print(f"{'' if k else chr(10)}door end to end (CLI, default outputs, backend {backend}, {label}"
+                  f"{', ' + exe if installed else ''}), "
                   f"{kind} time: median {d:.3f} s; python -c 'import z3': median {z:.3f} s; "
                   f"ratio (median of per-pair ratios) {r:.2f}x, {runs} pairs")
 
@@ -139,6 +150,8 @@ def main() -> None:
     parser.add_argument("--flags-runs", type=int, default=None, help="runs for the flags family [default: --runs]")
     parser.add_argument("--pairs", type=int, default=15, help="door/import-z3 pairs (median of per-pair ratios)")
     parser.add_argument("--backend", default="auto", choices=["z3", "auto"])
+    parser.add_argument("--python", help="also time door/import-z3 with this interpreter, whose environment "
+                        "has contractor installed (not editable: `pip install --no-deps .`)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -156,6 +169,8 @@ def main() -> None:
             stages(f"flags N={args.flags}", f"{path}:Flags{args.flags}", args.backend,
                    args.flags_runs or args.runs)
     door_vs_z3(args.pairs, args.backend)
+    if args.python:
+        door_vs_z3(args.pairs, args.backend, args.python)
 
 
 if __name__ == "__main__":
