@@ -138,14 +138,16 @@ def method_groups(index: SymbolIndex, base: list[z3.BoolRef], invariant: z3.Bool
                   after: dict[str, Val]) -> list[Group]:
     """The independent parts of the queries about one method (any source state)."""
     items: list[Item] = []
-    for c in (x for b in base for x in conjuncts(b)):
+    # `not False` (nothing raises, the invariant after a method setting constants) is true:
+    # kept, it made a ground part of its own, one more solver and query per method
+    for c in (x for b in base for x in conjuncts(b) if not _true(x)):
         items.append(Item(index.of(c), "constraint", (c, True)))
-    before = conjuncts(invariant)
+    before = [c for c in conjuncts(invariant) if not _true(c)]
     seen = {c.get_id() for c in before}
     for c in before:
         items.append(Item(index.of(c), "constraint", (c, False)))
     for c in conjuncts(invariant_after):
-        if c.get_id() not in seen:  # a conjunct over fields the method leaves alone is the same term
+        if c.get_id() not in seen and not _true(c):  # a conjunct over fields the method leaves alone is the same term
             items.append(Item(index.of(c), "constraint", (c, True)))
     for a, e in enabled.items():
         items.append(Item(index.of(e), "pre", (a, e)))
@@ -162,6 +164,11 @@ def method_groups(index: SymbolIndex, base: list[z3.BoolRef], invariant: z3.Bool
             same = old is not None and _same(old, v)
             items.append(Item(index.of_val(v), "term", ("after", k, v, same)))
     return group(items)
+
+
+def _true(c: z3.BoolRef) -> bool:
+    """`not False`: true as it stands."""
+    return bool(z3.is_not(c) and z3.is_false(c.arg(0)))
 
 
 def state_groups(index: SymbolIndex, invariant: z3.BoolRef, enabled: dict[str, z3.BoolRef]) -> list[Group]:
