@@ -1,12 +1,13 @@
 """Where a `contractor infer` run spends its time, stage by stage (issue 14's figures).
 
 Each run is a fresh process doing what `contractor infer` does, timing each stage as it
-goes (imports happen where the CLI would pay them): start-up (interpreter and the
-command's own imports, measured as the process's wall time minus the stages; the process
-ends as the CLI does, without tearing the interpreter down), parse
-(find and parse the file), contracts (read them into the class model), explore (the
-backend's queries, findings and state invariants), and outputs (JSON, DOT, Mermaid,
-SVG, HTML each, then writing the files). Then the door end to end through the real CLI
+goes (imports happen where the CLI would pay them): start-up (the interpreter, measured
+as the process's wall time minus the stages; the process ends as the CLI does, without
+tearing the interpreter down), imports (contractor's API, contract reader and target
+modules), parse (find and parse the file), contracts (read them into the class model),
+z3 imports (z3, its main context and the z3 backend's modules, which the CLI imports when
+the exploration starts), explore (the backend's queries, findings and state invariants),
+and outputs (JSON, DOT, Mermaid, SVG, HTML each, then writing the files). Then the door end to end through the real CLI
 against `python -c "import z3"`, interleaved, with the ratio taken per pair of runs (wall
 time and CPU time).
 
@@ -33,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-STAGES = ("start-up", "parse", "contracts", "explore", "json", "dot", "mermaid", "svg", "html", "write")
+STAGES = ("start-up", "imports", "parse", "contracts", "z3 imports", "explore",
+          "json", "dot", "mermaid", "svg", "html", "write")
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -58,11 +60,15 @@ def child(target: str, backend: str, out: str) -> None:
     from contractor.contracts import read_class
     from contractor.target import resolve
 
+    lap("imports")
     options = api.InferOptions(backend=backend)
     resolved = resolve(target, ROOT)
     lap("parse")
     model = read_class(resolved)
     lap("contracts")
+    import contractor.z3backend  # noqa: F401 - z3, its context and the backend: paid here, not in explore
+
+    lap("z3 imports")
     ts = api.infer_model(model, options)
     lap("explore")
     from contractor.outputs.writer import write_artifacts
@@ -91,7 +97,7 @@ def stages(label: str, target: str, backend: str, runs: int) -> None:
     results = [one_run(target, backend) for _ in range(runs)]
     last = results[-1]
     wall = statistics.median(r["wall"] for r in results)
-    outputs = statistics.median(sum(r["times"][s] for s in STAGES[4:]) / r["wall"] for r in results)
+    outputs = statistics.median(sum(r["times"][s] for s in STAGES[6:]) / r["wall"] for r in results)
     print(f"\n{label}: {last['states']} states, {last['transitions']} transitions, "
           f"{last['queries']} queries ({last['exploration_queries']} exploring, "
           f"{last['exploration_queries'] / max(last['pairs'], 1):.2f} per (state, method) pair); "
