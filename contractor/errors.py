@@ -56,6 +56,18 @@ class UnsupportedConstruct(ContractorError):
         super().__init__(f"{where}{construct}{': ' + detail if detail else ''}")
 
 
+class TranslationOutOfTime(Exception):
+    """The run's budget ran out while a method was being translated (executor.check_time).
+    Not an UnsupportedConstruct, so that no handler degrading one locally (an argument of
+    outside code read as an opaque value, ...) goes on translating: it ends the method's
+    translation, and ClassSemantics makes the whole method untranslated (its enabledness
+    an unknown, its transitions may)."""
+
+    def __init__(self, location: Location | None = None):
+        self.location = location
+        super().__init__("the time budget ran out while translating it (--budget)")
+
+
 class BudgetSpent(Exception):
     """The run's deadline passed before a z3 query (Z3Backend.check): the explorer, which
     knows the budget is spent, ends the exploration partial (explore.py). Not an error of

@@ -25,6 +25,16 @@ else:
     _Host = object
 
 
+class NoBuiltinRule(UnsupportedConstruct):
+    """No rule of the translation applies to a builtin's evaluated arguments: the call is
+    then one to outside code, with the same argument values (not evaluated twice)."""
+
+    def __init__(self, err: UnsupportedConstruct, call: ast.Call, args_values: list[Val]):
+        super().__init__(err.construct, err.location, err.detail)
+        self.call = call
+        self.args_values = args_values
+
+
 class CallEvaluator(_Host):
     """Mixin of ExprEvaluator: needs eval, eval_any, as_value, unwrap, call_method, construct,
     store, raise_if, tolerant, outside_call, call_quantifier, call_str_method,
@@ -35,13 +45,20 @@ class CallEvaluator(_Host):
         starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
         if isinstance(func, ast.Name) and func.id not in self.frame.locals:
             if func.id not in ("cls", self.model.name):
+                evaluated = None
                 try:
                     if not starred:
                         return self.call_builtin(func.id, node)
+                except NoBuiltinRule as err:
+                    if escapes_self(node):
+                        raise
+                    evaluated = err.args_values if err.call is node else None  # not a nested call's
                 except UnsupportedConstruct:
                     if escapes_self(node):
                         raise
-                return self.outside_call(External(func.id), node)
+                # the arguments are evaluated once: evaluating them again here made nested
+                # calls (`f(g(h(x)))`) cost 2^depth translations
+                return self.outside_call(External(func.id), node, evaluated)
             return self.call_builtin(func.id, node)
         if starred:
             target = self.eval_any(func)
@@ -87,6 +104,13 @@ class CallEvaluator(_Host):
         if node.keywords:
             raise self.unsupported(node, f"keyword arguments to {name}()")
         args = [self.eval(a) for a in node.args]
+        try:
+            return self.builtin_of_values(name, args, node)
+        except UnsupportedConstruct as err:
+            raise NoBuiltinRule(err, node, args) from err
+
+    def builtin_of_values(self, name: str, args: list[Val], node: ast.Call) -> Val | Reversed:
+        """The builtin `name` applied to evaluated arguments (UnsupportedConstruct: no rule)."""
         if name == "len" and len(args) == 1 and args[0].kind == "tuple":
             return Val(INT, z3.IntVal(len(args[0].type.args)))
         if name == "len" and len(args) == 1 and args[0].kind in ("set", "dict"):

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import z3
 
-from contractor.errors import Location, UnsupportedConstruct
+from contractor.errors import Location, TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Opaque, TypeRef
 from contractor.z3backend import effects
 from contractor.z3backend import opaque as O
@@ -150,17 +150,21 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         for stmt in stmts:
             if z3.is_false(z3.simplify(self.active())):
                 return
+            self.check_time(stmt)
             try:
-                if self.state.deadline is not None and time.monotonic() >= self.state.deadline:
-                    raise UnsupportedConstruct("a statement reached after the time budget ran out (--budget)",
-                                               self.loc(stmt))
                 self.run_stmt(stmt, writes)
             except UnsupportedConstruct as err:
                 self.mark_unknown(err, stmt, writes)
             except z3.Z3Exception as exc:  # e.g. a sort mismatch: a construct we mistyped
+                self.check_time(stmt)  # or z3 cancelled by the run guard at the deadline
                 unexpressed = UnsupportedConstruct(f"{type(stmt).__name__} z3 could not express ({exc})",
                                                    self.loc(stmt))
                 self.mark_unknown(unexpressed, stmt, writes)
+
+    def check_time(self, node: ast.AST) -> None:
+        """Past the run's deadline, the method being translated is given up (TranslationOutOfTime)."""
+        if self.state.deadline is not None and time.monotonic() >= self.state.deadline:
+            raise TranslationOutOfTime(self.loc(node))
 
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):

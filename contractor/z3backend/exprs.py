@@ -44,6 +44,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         return r
 
     def eval_any(self, node: ast.expr) -> Any:
+        self.check_time(node)  # an expression can take long (a call inlining a method)
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:
             raise self.unsupported(node)

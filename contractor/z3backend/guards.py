@@ -58,6 +58,8 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
 def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
     """exists (everything but the fields). ok, quantifier-free where z3 can make it so;
     applications of uninterpreted functions to the chosen values are chosen values too."""
+    if sem.deadline is not None and time.monotonic() >= sem.deadline:
+        return sem.out_of_budget(method, "raise guard", "guards")
     ok = _abstract_applications(ok, fields)
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:

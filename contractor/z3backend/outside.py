@@ -133,11 +133,12 @@ class OutsideEvaluator(_Host):
                 raise
             return self.fresh_opaque("arg", node)
 
-    def outside_call(self, target: Any, node: ast.Call) -> Val:
-        """A call to code outside the analysed source (see the module docstring)."""
+    def outside_call(self, target: Any, node: ast.Call, evaluated: list[Val] | None = None) -> Val:
+        """A call to code outside the analysed source (see the module docstring);
+        `evaluated`: the values of its positional arguments (no keywords), already read."""
         args = [(a.value if isinstance(a, ast.Starred) else a) for a in node.args]
         args += [k.value for k in node.keywords]
-        values = [self.tolerant(a) for a in args]
+        values = list(evaluated) if evaluated is not None else [self.tolerant(a) for a in args]
         for a, v in zip(args, values):
             if isinstance(v, Val) and v.kind == "any":  # a typed value z3 does not model
                 raise UnsupportedConstruct(f"a {v.type} value handed to {type(target).__name__.lower()} code",

@@ -61,6 +61,7 @@ class Reach(_Host):
             return
         act = self.active()
         for identity, truth in self._opaque_parts(v):
+            self.check_time(node)
             self._retruth_everywhere(identity, truth, act)
         if not _has_container(v.type):
             return

@@ -10,13 +10,15 @@ translation could not follow).
 from __future__ import annotations
 
 import ast
+import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
-from contractor.errors import UnsupportedConstruct
+from contractor.errors import TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
@@ -105,6 +107,15 @@ def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
     if rtype is None or not modelled(rtype):
         return result
     return V.ite(unknown, ex.fresh(rtype, "__return__"), result)
+
+
+@contextlib.contextmanager
+def out_of_time_untranslated() -> Iterator[None]:
+    """A translation the run's budget cut short is an untranslated method (may-answers)."""
+    try:
+        yield
+    except TranslationOutOfTime as err:
+        raise UnsupportedConstruct(str(err), err.location) from None
 
 
 @dataclass
@@ -361,7 +372,8 @@ class ClassSemantics:
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
-        result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
+        with out_of_time_untranslated():
+            result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
         out = self.outcome(method, state, result, args, fields)
         out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out
@@ -380,6 +392,9 @@ class ClassSemantics:
         o = self.runs[method.name]
         if isinstance(o, UnsupportedConstruct):
             raise o
+        if guards and self.deadline is not None and time.monotonic() >= self.deadline:
+            # reading the guard rewrites every term of the method: not after the budget
+            raise UnsupportedConstruct(str(TranslationOutOfTime()), method.location)
         return reading(o, guards)
 
     def construct(self, ctor: Method, prefix: str) -> Outcome:
@@ -390,11 +405,11 @@ class ClassSemantics:
         ex = self.executor(state, prefix)
         pre = self.ctor_pre(ctor, args)
         ex.assume(z3.And(*[V.well_formed(v) for v in args.values()], pre))
+        with out_of_time_untranslated():
+            result = ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
         if ctor.name == "__init__":
-            ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
             oid = SELF
         else:
-            result = ex.invoke(ctor, SELF, dict(args), enforce_pre=False)
             if result.kind != "class":
                 raise UnsupportedConstruct(f"factory {ctor.name} returning something other than cls(...)")
             oid = result.z
