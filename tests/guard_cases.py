@@ -231,3 +231,29 @@ class C:
         self.token = None
 ''', {"token": [None, 0, "t"], "used": BOOLS}, {"take": {"token": [None, 0, "t"]}}),
 ]
+
+GUARD_CASES.append(
+    # hasattr(self, "...") decided from the class's source (z3backend/selfattrs.py): a
+    # method the class defines is there, a name it defines nowhere is not, so the raise
+    # guard behind each is exact (before, every state was may: `call to hasattr()`)
+    Case("hasattr_on_self", '''class C:
+    LIMIT = 2
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def peek(self) -> int:
+        return self.n
+
+    def step(self) -> None:
+        if not hasattr(self, "peek"):
+            raise TypeError("cannot step")
+        if hasattr(self, "rewind") or self.n >= self.LIMIT:
+            raise ValueError("at the end")
+        self.n += 1
+
+    def back(self) -> None:
+        if hasattr(self, "missing") or not hasattr(self, "LIMIT") or self.n == 0:
+            raise ValueError("at the start")
+        self.n -= 1
+''', {"n": [-1, 0, 1, 2]}, exact=False))

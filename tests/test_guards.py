@@ -141,3 +141,30 @@ def test_reading_a_raise_guard_stops_at_the_budget(tmp_path, monkeypatch):
     monkeypatch.setattr(semantics.ClassSemantics, "run_once", translate)
     exact = infer(f"{path}:Reader", InferOptions(backend="z3"))
     assert not exact.unknowns and all(t.certainty == "must" for t in exact.transitions)
+
+
+def test_hasattr_on_self_is_read_from_the_class(tmp_path: Path) -> None:
+    """`hasattr(self, "...")` guards are exact where the class's source decides them
+    (the semantic case `hasattr_on_self` checks the typestate against the brute force);
+    a field, `__getattr__`, `setattr(self, ...)` or an unreadable base leave it undecided."""
+    from guard_cases import GUARD_CASES
+
+    from contractor.api import load_model
+    from contractor.z3backend.selfattrs import static_hasattr
+
+    (case,) = [c for c in GUARD_CASES if c.name == "hasattr_on_self"]
+    (tmp_path / "ha.py").write_text(case.source)
+    ts = infer(f"{tmp_path / 'ha.py'}:C", InferOptions(backend="z3"))
+    assert not ts.unknowns and {t.certainty for t in ts.transitions} == {"must"}
+    model = load_model(f"{tmp_path / 'ha.py'}:C")
+    assert [static_hasattr(model, n) for n in ("peek", "LIMIT", "__class__", "rewind", "n")] == \
+        [True, True, True, False, None]
+    for extra in ("    def __getattr__(self, name):\n        return 0\n",
+                  "    def set(self, k):\n        setattr(self, k, 1)\n",
+                  "    @property\n    def rewind(self):\n        raise AttributeError\n"):
+        (tmp_path / "dyn.py").write_text(case.source + "\n" + extra)
+        assert static_hasattr(load_model(f"{tmp_path / 'dyn.py'}:C"), "rewind") is None
+    (tmp_path / "sub.py").write_text("import socket\n\n\nclass C(socket.socket):\n"
+                                     "    def go(self) -> None:\n        if not hasattr(self, 'x'):\n"
+                                     "            raise ValueError\n")
+    assert static_hasattr(load_model(f"{tmp_path / 'sub.py'}:C"), "x") is None  # _socket.socket: C code

@@ -16,6 +16,8 @@ from contractor.z3backend.mapcalls import MapMethod
 from contractor.z3backend.outside import External, Member, escapes_self
 from contractor.z3backend.quantifiers import QUANTIFIERS
 from contractor.z3backend.refs import BoundMethod, ListMethod, StrMethod
+from contractor.z3backend.selfattrs import static_hasattr
+from contractor.z3backend.state import SELF
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
@@ -96,6 +98,13 @@ class CallEvaluator(_Host):
             args = [self.eval_any(a) for a in node.args]
             kwargs = {k.arg: self.eval_any(k.value) for k in node.keywords}  # None: a **kw (bind refuses it)
             return self.construct(args, kwargs, node)
+        if name == "hasattr" and len(node.args) == 2 and not node.keywords \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            obj = self.eval_any(node.args[0])
+            known = static_hasattr(self.model, node.args[1].value) \
+                if isinstance(obj, Val) and obj.kind == "class" and obj.z == SELF else None
+            if known is not None:  # the analysed object itself: its class's source says (selfattrs.py)
+                return Val(BOOL, z3.BoolVal(known))
         if name in QUANTIFIERS:
             return self.call_quantifier(name, node)
         consumed = self.call_aggregate(name, node)  # sum/min/max/sorted/list/set/dict of an iterable

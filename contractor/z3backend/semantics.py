@@ -25,13 +25,9 @@ from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
-from contractor.z3backend.state import TRUE, ExecState, Site
+from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers
-
-SELF = 0
-OLD = -1
-
 
 OPAQUE = "__opaque__"
 

@@ -14,6 +14,8 @@ import z3
 
 from contractor.z3backend.values import Val
 
+SELF = 0  # the object ids of the analysed object and of its snapshot before a call (`__old__`)
+OLD = -1
 TRUE = z3.BoolVal(True)
 FALSE = z3.BoolVal(False)
 # true while reading raise guards (z3backend/guards.py): code outside the analysed source
