@@ -57,7 +57,9 @@ def miniscope(params: dict[str, Val], pre: z3.BoolRef) -> Scoped:
         for n in merged:
             groups[n] = merged
     decided, rest, residual = list(outside), {}, []
-    for group in {frozenset(g) for g in groups.values()}:
+    # in a fixed order (a set of str sets iterates by hash: the formula, and so z3's models
+    # and the witnesses, changed with PYTHONHASHSEED)
+    for group in sorted({frozenset(g) for g in groups.values()}, key=sorted):
         conj = [c for names, c in by_param if names <= group]
         ps = {n: params[n] for n in sorted(group)}
         result = _decide(ps, conj)
