@@ -148,3 +148,60 @@ class C:
         if self.bad:
             raise RuntimeError("spoilt")
 ''', {"bad": BOOLS}, exact=False))
+OUTSIDE_CASES.append(
+    # `sys.audit` hands `self` to the audit hooks, which observe it: the guard after it
+    # and the fields before it stay exact (the standard library audits `self` in every
+    # socket-using class)
+    Case("audit_hooks_observe_self", '''import sys
+
+
+class C:
+    def __init__(self) -> None:
+        self.sock = None
+
+    def connect(self, sock) -> None:
+        sys.audit("c.connect", self, sock)
+        self.sock = sock
+
+    def send(self) -> None:
+        if self.sock is None:
+            raise ValueError("not connected")
+        sys.audit("c.send", self)
+
+    def close(self) -> None:
+        self.sock = None
+''', {"sock": [None, 1]}, {"connect": {"sock": [None, 1]}}, exact=False))
+OUTSIDE_CASES.append(
+    # a reply loop that outside code keeps going (`while True` until the peer's line says
+    # stop), collecting untyped lines in a local `[]`: unrolled OUTSIDE_ROUNDS times, the
+    # rest unknown; the guard is exact (the first rounds already leave the loop), and so is
+    # the helper's result unpacked where it returns on some paths only
+    Case("reply_loop_that_outside_code_keeps_going", '''def peer(k):
+    return "-" if k < 3 else "ok"
+
+
+class C:
+    def __init__(self) -> None:
+        self.open = True
+        self.n = 0
+
+    def _reply(self):
+        resp = []
+        k = 0
+        while True:
+            if not self.open:
+                raise ValueError("closed")
+            line = peer(k)
+            k += 1
+            resp.append(line)
+            if line != "-":
+                break
+        return k, resp
+
+    def getreply(self) -> None:
+        code, msg = self._reply()
+        self.n = 1 if code > 2 else 2
+
+    def close(self) -> None:
+        self.open = False
+''', {"open": BOOLS, "n": [0, 1, 2]}, exact=False))

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import BOOL, INT, TypeKind, TypeRef
+from contractor.model import BOOL, INT, OPAQUE, TypeKind, TypeRef
+from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import MapMethod
@@ -147,6 +148,16 @@ class CallEvaluator(_Host):
         name = m.name
         args = [self.eval(a) for a in node.args]
         lst = self.eval(m.target)  # read after the arguments: they may change the list
+        if lst.z is None and name in ("append", "insert") and isinstance(m.target, ast.Name) \
+                and m.target.id in self.frame.locals and args[-1:] \
+                and args[-1].kind not in (*V.SCALARS, "tuple", "none", "class", "any"):
+            # a local `[]` given an item z3 has no list of (an untyped value, a list): from
+            # here on an untyped object (opaque.py), the same one on every path, holding an
+            # item (so true) where this call ran
+            self.counter += 1
+            new = O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(True))
+            self.frame.locals[m.target.id] = Val(OPAQUE, O.make(O.oid(new), z3.BoolVal(False), self.active()))
+            return V.NONE_VAL
         if lst.z is None:
             lst = V.coerce(lst, TypeRef(TypeKind.LIST, (args[0].type,))) if args else lst
         if lst.z is None:

@@ -24,7 +24,7 @@ from contractor.typestate import Unknown
 from contractor.z3backend import dag
 from contractor.z3backend import values as V
 from contractor.z3backend.guardqe import eliminate_hard
-from contractor.z3backend.z3util import eliminate_quantifiers, free_constants
+from contractor.z3backend.z3util import eliminate_quantifiers, free_constants, make_solver
 
 if TYPE_CHECKING:  # semantics imports this module
     from contractor.z3backend.semantics import ClassSemantics
@@ -46,13 +46,30 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     if z3.is_false(o.unknown):
         return _exists(sem, method, ok, fields)
     # a path the translation could not follow may or may not reach a raise later: that
-    # part is an unknown predicate of the object (every answer using it is may)
+    # part is an unknown predicate of the object (every answer using it is may), except
+    # where a followed path already enables the method (a loop past its bound after
+    # paths that leave it: the guard is then exact)
+    known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields)
+    unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields)
+    if _covered(sem, known, unfinished):
+        return known
     sem.inexact[f"{method.name}:guards"] = next((s.what for s in o.unknowns), "untranslated construct")
     for s in o.unknowns:
         sem.unknowns.append(Unknown(method.name, s.line, s.what, "in its raise guards"))
-    known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields)
-    unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields)
     return z3.Or(known, z3.And(unfinished, sem.unknown_predicate(method.name, "guards")))
+
+
+COVERED_MS = 1000  # proving that the followed paths enable a method wherever the others might
+
+
+def _covered(sem: ClassSemantics, known: z3.BoolRef, unfinished: z3.BoolRef) -> bool:
+    """Whether no object meeting the invariant has `unfinished` without `known` (then
+    `known or (unfinished and anything)` is `known`); unknown counts as no."""
+    if z3.is_true(z3.simplify(known)) or z3.is_false(z3.simplify(unfinished)):
+        return True
+    solver = make_solver(COVERED_MS)
+    solver.add(sem.invariant, z3.Not(known), unfinished)
+    return bool(solver.check() == z3.unsat)
 
 
 def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:

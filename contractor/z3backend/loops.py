@@ -16,6 +16,8 @@ from contractor.z3backend.iteration import ItemAt, items_of
 from contractor.z3backend.state import FALSE, Loop
 from contractor.z3backend.values import Val
 
+OUTSIDE_ROUNDS = 2  # iterations unrolled of a loop whose continuing outside code decides
+
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
 else:
@@ -36,6 +38,7 @@ class LoopExecutor(_Host):
         loop = Loop()
         self.loops.append(loop)
         saved_guard = self.guard
+        bound = self.unroll
         try:
             for k in range(self.unroll + 1):
                 loop.continued = FALSE
@@ -45,6 +48,9 @@ class LoopExecutor(_Host):
                     assert callable(items)  # a For loop's items: "opaque" returned above
                     more, item = items(k)
                 if k == self.unroll:  # still running after `unroll` iterations: unknown
+                    break
+                if k >= OUTSIDE_ROUNDS and self.outside_driven(z3.And(self.active_with(loop), more)):
+                    bound = k  # further iterations only choose outside values again: unknown
                     break
                 if not self.feasible(z3.And(self.active_with(loop), saved_guard, more)):
                     break  # no object meeting the assumptions runs this iteration
@@ -61,14 +67,29 @@ class LoopExecutor(_Host):
         if self.feasible(remaining):
             saved = self.guard
             self.guard = z3.And(saved, more)
-            err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)",
-                                       self.loc(node))
+            err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)"
+                                       if bound == self.unroll else
+                                       f"loop running more than {bound} iterations, each decided by "
+                                       "code outside the analysed source", self.loc(node))
             self.loops.append(loop)
             try:
                 self.mark_unknown(err, node, writes)
             finally:
                 self.loops.pop()
                 self.guard = saved
+
+    def outside_driven(self, going_on: z3.BoolRef) -> bool:
+        """Whether running another iteration is decided by values outside code chose (a
+        `while True` reading lines until the peer says stop), in a method whose answers
+        are all may already for using such values (backend.method_outside_reason): more
+        iterations would only choose those values again, so the loop stops being unrolled
+        after OUTSIDE_ROUNDS; its remaining paths are unknown, as past --unroll. Every
+        field they may write becomes arbitrary there, as it did past --unroll, so no
+        target state is lost; a raise guard stays exact where an earlier iteration leaves
+        the loop (guards.py)."""
+        if z3.is_false(z3.simplify(self.state.outside)):
+            return False
+        return self._made_up(going_on)
 
     def active_with(self, loop: Loop) -> z3.BoolRef:
         self.loops.append(loop)

@@ -114,6 +114,11 @@ class StoreExecutor(_Host):
         if any(isinstance(e, ast.Starred) for e in target.elts):
             raise UnsupportedConstruct("starred unpacking", self.loc(target))
         n = len(target.elts)
+        if v.kind == "optional" and v.type.args[0].kind in ("tuple", "list", "str"):
+            # None on some paths (a helper that returns on some paths only): a TypeError
+            # there, as Python's "cannot unpack non-iterable NoneType object"
+            self.raise_if(v.is_none, "TypeError", target)
+            v = Val(v.type.args[0], v.z)
         if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
             self.outside_raise_if(self.fresh_choice("unpack"), "ValueError", target)
             for t in target.elts:
