@@ -41,6 +41,9 @@ _RESULT_TYPES = {"len": INT, "isinstance": BOOL, "issubclass": BOOL, "hasattr": 
                  "str": STR, "repr": STR, "format": STR, "int": INT, "round": INT, "float": FLOAT,
                  "ord": INT, "hash": INT, "id": INT}
 
+# builtins whose result is what their argument's own method answers (__len__, __round__, ...)
+_PROTOCOL = frozenset({"round", "int", "float"})
+
 # builtins that raise on no argument (of the arities Python accepts)
 _NEVER_RAISE = frozenset({"isinstance", "hasattr", "callable", "id", "bool", "type", "print"})
 
@@ -172,6 +175,10 @@ class OutsideEvaluator(_Host):
         if isinstance(target, External) and target.name == "bool" and len(values) == 1 \
                 and isinstance(values[0], Val) and values[0].kind not in ("any", "class"):
             return Val(BOOL, V.truthy(values[0]))
+        if isinstance(target, External) and target.name in _PROTOCOL and values \
+                and all(self.caller_chosen(v) for v in values):
+            # len(x), round(x), ... of the caller's own object: its __len__, __round__ answer
+            return self.fresh(_RESULT_TYPES[target.name], target.name)
         if isinstance(target, External) and target.name in _RESULT_TYPES:
             return self.fresh_typed(_RESULT_TYPES[target.name], target.name, node)
         return self.fresh_opaque(f"call!{name}", node)
@@ -184,7 +191,29 @@ class OutsideEvaluator(_Host):
         if isinstance(op, (ast.Eq, ast.NotEq)) and "none" in (a.kind, b.kind):
             same = O.is_none(V.to_opaque(b if a.kind == "none" else a))
             return same if isinstance(op, ast.Eq) else z3.Not(same)
+        if self.caller_chosen(a) and self.caller_chosen(b):
+            # the caller's own object answers (its __lt__, __eq__, ...): any answer is one
+            # some argument gives, as an argument's value is: not a value outside code chose
+            return self.fresh(BOOL, "compare").z
         return self.fresh_typed(BOOL, "compare").z
+
+    def choose_by_caller(self, v: Val) -> None:
+        """`v` is an argument of the analysed call (or an item unpacked from one): any
+        object the caller likes, so what its own methods answer is the caller's choice."""
+        if v.kind == "opaque" and isinstance(v.z, z3.ExprRef):
+            self.__dict__.setdefault("_caller_chosen", {})[v.z.get_id()] = v.z  # kept alive: ids stay
+
+    def caller_chosen(self, v: Any) -> bool:
+        """Whether `v` is a value the caller chose: a modelled scalar, or an untyped argument
+        of the analysed call (choose_by_caller) not handed to outside code since."""
+        if not isinstance(v, Val):
+            return False
+        if v.kind in ("int", "bool", "str", "float", "none"):
+            return True
+        if v.kind == "tuple":  # `x in ("a", "b")`: the caller's object's __eq__ answers
+            return all(self.caller_chosen(x) for x in V.tuple_items(v))
+        return v.kind == "opaque" and isinstance(v.z, z3.ExprRef) and \
+            v.z.get_id() in self.__dict__.get("_caller_chosen", {})
 
     def opaque_operation(self, hint: str, node: ast.AST | None = None) -> Val:
         return self.fresh_opaque(hint, node)

@@ -368,6 +368,8 @@ class ClassSemantics:
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
+        for v in args.values():
+            ex.choose_by_caller(v)
         with out_of_time_untranslated():
             result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
         out = self.outcome(method, state, result, args, fields)

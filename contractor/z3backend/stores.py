@@ -42,7 +42,9 @@ class StoreExecutor(_Host):
     def assign_name(self, name: str, v: Val) -> None:
         f = self.frame
         act = self.active()
+        chosen = v.kind == "opaque" and self.caller_chosen(v)
         if name in f.locals:
+            chosen = chosen and self.caller_chosen(f.locals[name])
             f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
             if name in f.defined:
                 f.defined[name] = z3.Or(f.defined[name], act)
@@ -50,8 +52,11 @@ class StoreExecutor(_Host):
             if z3.is_true(act) or v.kind in ("class", "none") or (v.kind in MUTABLE and v.z is None):
                 f.locals[name] = v
             else:
+                # where it is not defined, reading it raises: the placeholder is never used
                 f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
                 f.defined[name] = act
+        if chosen:  # the caller's object on every path that can read it
+            self.choose_by_caller(f.locals[name])
 
     def store(self, target: ast.expr, v: Val) -> None:
         if isinstance(target, ast.Name):
@@ -122,7 +127,10 @@ class StoreExecutor(_Host):
         if v.kind == "opaque":  # an untyped value: n items of it, or a ValueError
             self.outside_raise_if(self.fresh_choice("unpack"), "ValueError", target)
             for t in target.elts:
-                self.store(t, self.fresh(TypeRef(TypeKind.OPAQUE), "item"))
+                item = self.fresh(TypeRef(TypeKind.OPAQUE), "item")
+                if self.caller_chosen(v):  # the caller's iterable gives the caller's items
+                    self.choose_by_caller(item)
+                self.store(t, item)
             return
         if v.kind == "tuple":
             items = V.tuple_items(v)
