@@ -176,8 +176,10 @@ class OutsideEvaluator(_Host):
                 and isinstance(values[0], Val) and values[0].kind not in ("any", "class"):
             return Val(BOOL, V.truthy(values[0]))
         if isinstance(target, External) and target.name in _PROTOCOL and values \
+                and isinstance(values[0], Val) and values[0].kind == "opaque" \
                 and all(self.caller_chosen(v) for v in values):
-            # len(x), round(x), ... of the caller's own object: its __len__, __round__ answer
+            # round(x), int(x), ... of the caller's own untyped object: its __round__ answers
+            # (of a modelled value, say int(a_str), it is outside code's answer)
             return self.fresh(_RESULT_TYPES[target.name], target.name)
         if isinstance(target, External) and target.name in _RESULT_TYPES:
             return self.fresh_typed(_RESULT_TYPES[target.name], target.name, node)
