@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class ContractorError(Exception):
@@ -71,7 +72,13 @@ class TranslationOutOfTime(Exception):
 class BudgetSpent(Exception):
     """The run's deadline passed before a z3 query (Z3Backend.check): the explorer, which
     knows the budget is spent, ends the exploration partial (explore.py). Not an error of
-    the input: never shown to users."""
+    the input: never shown to users. `found`: the targets of the interrupted question
+    (states a constructor or a method reaches) already found, which the partial typestate
+    shows (a list of contractor.backend.Target)."""
+
+    def __init__(self, message: str, found: list[Any] | None = None):
+        super().__init__(message)
+        self.found = list(found or [])
 
 
 class TypestateError(AssertionError):

@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable
 
 from contractor.backend import Backend, Enabled, ProgressCallback, Target
+from contractor.errors import BudgetSpent
 from contractor.events import (
     EventCallback,
     InitializationFound,
@@ -134,23 +135,40 @@ def explore(
             raise_stop(why)
 
     def search() -> None:
+        stopped: BudgetSpent | None
         for ctor in model.constructors:
             check_stop()
-            for t in _order(backend.initial_targets(ctor)):
+            try:
+                found = backend.initial_targets(ctor)
+            except BudgetSpent as spent:  # the budget ran out: what was found is shown
+                found, stopped = spent.found, spent
+            else:
+                stopped = None
+            for t in _order(found):
                 inits.append(Initialization(ctor, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
                 if on_event:
                     on_event(InitializationFound(inits[-1]))
+            if stopped is not None:
+                raise stopped
         while queue:
             source = queue.popleft()
             if prefetch is not None:
                 prefetch(source, queue)
             for method in sorted(source):
                 check_stop()
-                for t in _order(backend.targets(source, method)):
+                try:
+                    found = backend.targets(source, method)
+                except BudgetSpent as spent:
+                    found, stopped = spent.found, spent
+                else:
+                    stopped = None
+                for t in _order(found):
                     transitions.append(Transition(
                         ids[source], method, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
                     if on_event:
                         on_event(TransitionFound(transitions[-1]))
+                if stopped is not None:
+                    raise stopped
                 if on_progress:
                     on_progress(len(ids), len(transitions))
 

@@ -10,6 +10,7 @@ import pytest
 import z3
 
 from contractor import api
+from contractor.errors import BudgetSpent
 from contractor.explore import ExplorationInterrupted, explore
 from contractor.runguard import Stop
 from contractor.z3backend import Z3Backend
@@ -55,3 +56,40 @@ def test_the_same_error_without_a_stop_is_not_swallowed():
     backend = CancelledAfter(model, [None, None])
     with pytest.raises(z3.Z3Exception):
         explore(model, backend, stop=lambda: None)
+
+
+class SpentAt(Z3Backend):
+    """The door's z3 backend whose budget runs out at its n-th solver query (as the run's
+    deadline passing between two queries of one all-SAT enumeration)."""
+
+    def __init__(self, model, n: int, spent: list[bool]):
+        super().__init__(model, reuse=False)
+        self.n, self.spent = n, spent
+
+    def check(self, solver, *extra):
+        if self.n_queries + 1 >= self.n:
+            self.spent[0] = True
+            raise BudgetSpent("the run's budget was used up")
+        return super().check(solver, *extra)
+
+
+def test_targets_found_before_the_budget_ran_out_are_kept():
+    """The initial state found by the first query of the constructor's enumeration is in the
+    partial typestate (it was dropped with the whole question: SMTP ended with no state);
+    so are the transitions of a question the budget cut short."""
+    model = api.load_model(f"{DOOR}:Door", Z3)
+    full = explore(model, Z3Backend(model, reuse=False))
+    spent = [False]
+    ts = explore(model, SpentAt(model, 2, spent), stop=lambda: Stop.BUDGET if spent[0] else None)
+    assert not ts.complete and len(ts.states) == 1 and ts.initial
+    assert ts.state(ts.initial[0]).enabled == full.state(full.initial[0]).enabled
+    counts = []
+    for n in range(3, 12):
+        spent = [False]
+        partial = explore(model, SpentAt(model, n, spent), stop=lambda s=spent: Stop.BUDGET if s[0] else None)
+        found = {(partial.state(t.source).enabled, t.method, partial.state(t.target).enabled)
+                 for t in partial.transitions}
+        real = {(full.state(t.source).enabled, t.method, full.state(t.target).enabled) for t in full.transitions}
+        assert found <= real
+        counts.append(len(partial.transitions))
+    assert counts == sorted(counts) and counts[-1] > 0  # a later stop keeps what an earlier one had

@@ -212,8 +212,15 @@ class Z3Backend:
 
     def all_sat(self, name: str, source: Enabled | None, solver: z3.Solver, enc: Encoder, bits: Bits,
                 parts: list[z3.BoolRef], o: Outcome) -> list[Target]:
-        inexact_reason = self.inexact_reason(name)
         found: dict[Enabled, Target] = {}
+        try:
+            return self._all_sat(name, source, solver, enc, bits, parts, o, found)
+        except BudgetSpent as err:  # the targets found so far are shown in the partial typestate
+            raise BudgetSpent(str(err), [*err.found, *found.values()]) from None
+
+    def _all_sat(self, name: str, source: Enabled | None, solver: z3.Solver, enc: Encoder, bits: Bits,
+                 parts: list[z3.BoolRef], o: Outcome, found: dict[Enabled, Target]) -> list[Target]:
+        inexact_reason = self.inexact_reason(name)
         blocks: list[z3.BoolRef] = []
         phases = [(z3.Not(o.unknown), True)]
         if not z3.is_false(o.unknown):

@@ -43,14 +43,15 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
         return sem.unknown_predicate(method.name, "guards")
     ok = z3.And(o.pre, *[V.well_formed(v) for v in o.args.values()], z3.Not(o.explicit))
     fields = {str(c) for c in sem.flat(sem.fields)}
+    share = time.monotonic() + GUARD_SHARE_S  # one method's eliminations together
     if z3.is_false(o.unknown):
-        return _exists(sem, method, ok, fields)
+        return _exists(sem, method, ok, fields, share)
     # a path the translation could not follow may or may not reach a raise later: that
     # part is an unknown predicate of the object (every answer using it is may), except
     # where a followed path already enables the method (a loop past its bound after
     # paths that leave it: the guard is then exact)
-    known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields)
-    unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields)
+    known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields, share)
+    unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields, share)
     if _covered(sem, known, unfinished):
         return known
     sem.inexact[f"{method.name}:guards"] = next((s.what for s in o.unknowns), "untranslated construct")
@@ -72,9 +73,10 @@ def _covered(sem: ClassSemantics, known: z3.BoolRef, unfinished: z3.BoolRef) -> 
     return bool(solver.check() == z3.unsat)
 
 
-def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
-    """exists (everything but the fields). ok, quantifier-free where z3 can make it so;
-    applications of uninterpreted functions to the chosen values are chosen values too."""
+def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str], share: float) -> z3.BoolRef:
+    """exists (everything but the fields). ok, quantifier-free where z3 can make it so
+    before `share` (time.monotonic()); applications of uninterpreted functions to the
+    chosen values are chosen values too."""
     if sem.deadline is not None and time.monotonic() >= sem.deadline:
         return sem.out_of_budget(method, "raise guard", "guards")
     ok = _abstract_applications(ok, fields)
@@ -88,20 +90,34 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
             return sem.out_of_budget(method, "raise guard", "guards")
         timeout_ms = min(timeout_ms, left_ms)
     formula = z3.Exists(chosen, ok)
-    eliminated = eliminate_quantifiers(formula, timeout_ms, project=True)
+    within = time.monotonic() < share
+    eliminated = eliminate_quantifiers(formula, _left_ms(share, timeout_ms), project=True) if within else formula
     if eliminated is not formula:
         return eliminated
-    hard = eliminate_hard(ok, chosen, timeout_ms)  # strings and other sorts qe cannot take
+    hard = None
+    within = time.monotonic() < share
+    if within:  # strings and other sorts qe cannot take
+        hard = eliminate_hard(ok, chosen, _left_ms(share, timeout_ms))
     if hard is not None and hard.exact:
         return hard.formula
-    # z3 cannot eliminate it: an unknown predicate of the object (its answers are may)
-    # rather than a quantified bit the exploration would have to refine; within an
-    # over-approximation where guardqe.py found one (outside it, certainly disabled)
+    # z3 cannot eliminate it (or not within the method's share of time): an unknown
+    # predicate of the object (its answers are may) rather than a quantified bit the
+    # exploration would have to refine; within an over-approximation where guardqe.py
+    # found one (outside it, certainly disabled)
     sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
     sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
-                                "z3 could not eliminate the arguments and outside values"))
+                                "z3 could not eliminate the arguments and outside values"
+                                + ("" if within else f" within {GUARD_SHARE_S:g} s (its share of time)")))
     unknown = sem.unknown_predicate(method.name, "guards")
     return unknown if hard is None else z3.And(hard.formula, unknown)
+
+
+GUARD_SHARE_S = 4.0  # seconds for eliminating one method's arguments and outside values
+
+
+def _left_ms(share: float, timeout_ms: int) -> int:
+    """A timeout within the method's share of time (at least 1 ms: z3's smallest)."""
+    return max(1, min(timeout_ms, int((share - time.monotonic()) * 1000)))
 
 
 def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:

@@ -30,6 +30,9 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers
 
 OPAQUE = "__opaque__"
+# seconds one method's translation may take under a run's budget: past it the method is
+# untranslated (its enabledness unknown, its answers may), not the rest of the run
+METHOD_SHARE_S = 6.0
 
 
 def has_opaque_fields(model: ClassModel) -> bool:
@@ -364,14 +367,23 @@ class ClassSemantics:
         the analysed source raising where READING_GUARDS is false: oneread.py)."""
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
-        state = ExecState(objects, deadline=self.deadline)
+        deadline = self.deadline
+        if deadline is not None:  # under a budget, no method takes more than its share of it
+            deadline = min(deadline, time.monotonic() + METHOD_SHARE_S)
+        state = ExecState(objects, deadline=deadline)
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
         for v in args.values():
             ex.choose_by_caller(v)
         with out_of_time_untranslated():
-            result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
+            try:
+                result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
+            except TranslationOutOfTime as err:
+                if self.deadline is not None and time.monotonic() < self.deadline:
+                    raise UnsupportedConstruct(f"its translation ran past its share of the budget "
+                                               f"({METHOD_SHARE_S:g} s)", err.location) from None
+                raise
         out = self.outcome(method, state, result, args, fields)
         out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out

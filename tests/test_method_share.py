@@ -1,0 +1,43 @@
+"""Under a run's budget no one method takes the whole of it: its translation (semantics.
+METHOD_SHARE_S) and the elimination of its raise guard's values (guards.GUARD_SHARE_S)
+have a share each; past it that method is untranslated or its guard unknown (may-answers,
+named), and the run goes on with the others."""
+
+from __future__ import annotations
+
+import textwrap
+
+from semantic_outside_cases import OUTSIDE_CASES
+
+from contractor.api import InferOptions, infer
+from contractor.z3backend import guards, semantics
+
+LOOP = next(c for c in OUTSIDE_CASES if c.name == "reply_loop_that_outside_code_keeps_going")
+
+
+def _infer(tmp_path, budget: float | None):
+    path = tmp_path / "loop.py"
+    path.write_text(textwrap.dedent(LOOP.source).lstrip())
+    return infer(f"{path}:C", InferOptions(backend="z3", unroll=4, budget=budget))
+
+
+def test_a_method_past_its_translation_share_is_untranslated_not_the_run(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(semantics, "METHOD_SHARE_S", 0.0)
+    ts = _infer(tmp_path, 60)
+    assert ts.complete  # the run itself had time
+    assert any("share of the budget" in u.construct for u in ts.unknowns if u.method == "getreply")
+    assert all(t.certainty == "may" for t in ts.transitions if t.method == "getreply")
+    assert any("getreply" in s.enabled for s in ts.states)  # unknown: may be enabled
+
+
+def test_without_a_budget_there_is_no_share(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(semantics, "METHOD_SHARE_S", 0.0)
+    ts = _infer(tmp_path, None)
+    assert not any("share" in u.construct for u in ts.unknowns)
+
+
+def test_a_guard_past_its_elimination_share_is_unknown(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(guards, "GUARD_SHARE_S", 0.0)
+    ts = _infer(tmp_path, None)
+    assert any(u.method == "getreply" and "share of time" in (u.detail or "") for u in ts.unknowns)
+    assert any("getreply" in s.enabled for s in ts.states)
