@@ -59,3 +59,48 @@ def test_made_up_constants_found_as_free_constants_finds_them() -> None:
         expected = any("!" in str(k) for k in dag.free_constants(t))
         assert dag.mentions_constant(t, lambda name: "!" in name, memo) == expected
     assert dag.constant_names(shared) == frozenset({"p", "q", "m!make!3"})
+
+
+def _atoms_by_python_objects(formula: z3.BoolRef) -> set[int]:
+    """readable.atoms as it was written over z3's Python objects (the reference)."""
+    connectives = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR)
+    seen: set[int] = set()
+    visited: set[int] = set()
+    todo = [formula]
+    while todo:
+        e = todo.pop()
+        if e.get_id() in visited:
+            continue
+        visited.add(e.get_id())
+        if z3.is_bool(e) and z3.is_app(e) and not z3.is_true(e) and not z3.is_false(e):
+            k = e.decl().kind()
+            if k in connectives or (k == z3.Z3_OP_EQ and z3.is_bool(e.arg(0))) or k == z3.Z3_OP_ITE:
+                todo.extend(e.children())
+                continue
+            seen.add(e.get_id())
+            continue
+        if z3.is_app(e) and e.decl().kind() == z3.Z3_OP_ITE:
+            todo.extend(e.children())
+    return seen
+
+
+def test_atoms_found_through_the_c_api_are_those_of_the_object_walk() -> None:
+    x, y = z3.Ints("x y")
+    p, q, r = z3.Bools("p q r")
+    s = z3.String("s")
+    f = z3.Function("f", z3.IntSort(), z3.BoolSort())
+    formulas = [
+        z3.And(p, z3.Or(x > 1, z3.Not(q)), z3.Implies(r, y == x + 1)),
+        z3.If(p, x, y) > 2,  # an integer if-then-else: its condition and the comparison
+        z3.Xor(p == q, z3.BoolVal(True)),
+        z3.And(f(z3.If(q, x, 3)), z3.Length(s) == 2, z3.Distinct(x, y), z3.BoolVal(False)),
+        z3.Or(z3.If(r, p, z3.And(q, x < y)), z3.Not(z3.Not(p))),
+    ]
+    for formula in formulas:
+        assert {a.get_id() for a in dag.bool_atoms(formula)} == _atoms_by_python_objects(formula), formula
+    try:
+        dag.bool_atoms(z3.ForAll([x], f(x)))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a quantifier is refused")

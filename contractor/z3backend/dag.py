@@ -122,9 +122,45 @@ def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int
     return memo[e.get_id()]
 
 
+_CONNECTIVES = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR, z3.Z3_OP_ITE)
+
+
+def bool_atoms(e: z3.BoolRef) -> list[z3.BoolRef]:
+    """The Boolean atoms of a quantifier-free formula (readable.atoms): its Boolean
+    subterms below connectives, `==` of Booleans and if-then-else (of any sort), that are
+    neither connectives nor `true`/`false`; in the order first met (ValueError on a quantifier)."""
+    c = e.ctx_ref()
+    out: dict[int, Any] = {}
+    visited: set[int] = set()
+    todo = [e.as_ast()]
+    while todo:
+        a = todo.pop()
+        key = C.Z3_get_ast_id(c, a)
+        if key in visited:
+            continue
+        visited.add(key)
+        kind = C.Z3_get_ast_kind(c, a)
+        if kind == z3.Z3_QUANTIFIER_AST:
+            raise ValueError("quantified")
+        if kind != z3.Z3_APP_AST:
+            continue
+        app = C.Z3_to_app(c, a)
+        decl_kind = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
+        is_bool = C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
+        n = C.Z3_get_app_num_args(c, app)
+        if decl_kind in _CONNECTIVES or (is_bool and decl_kind == z3.Z3_OP_EQ and C.Z3_get_sort_kind(
+                c, C.Z3_get_sort(c, C.Z3_get_app_arg(c, app, 0))) == z3.Z3_BOOL_SORT):
+            if is_bool or decl_kind == z3.Z3_OP_ITE:
+                todo.extend(C.Z3_get_app_arg(c, app, j) for j in range(n))
+                continue
+        if is_bool and decl_kind not in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE):
+            out.setdefault(key, a)
+    return [_z3py._to_expr_ref(a, e.ctx) for a in out.values()]
+
+
 def has_quantifier(e: z3.ExprRef) -> bool:
     return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
 
 
-__all__ = ["Node", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant", "mentions_constant",
-           "name", "postorder"]
+__all__ = ["Node", "bool_atoms", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant",
+           "mentions_constant", "name", "postorder"]
