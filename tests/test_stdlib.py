@@ -45,6 +45,9 @@ def test_wave_write_parameters_before_the_first_write_not_after() -> None:
     set_then = {_enabled(ts, t.target) for t in ts.transitions
                 if t.method == "setnchannels" and t.source in ts.initial}
     assert any("getnchannels" in e for e in set_then)
+    # an untyped parameter's comparisons are the caller's object's answers: exact
+    assert all(t.certainty == "must" for t in ts.transitions
+               if t.method in ("setnchannels", "setsampwidth", "setframerate", "setparams"))
     never = {f.method for f in ts.findings if getattr(f.kind, "value", f.kind) == "never_enabled"}
     assert {"setmark", "getmark"} <= never
 
