@@ -205,3 +205,28 @@ class C:
     def close(self) -> None:
         self.open = False
 ''', {"open": BOOLS, "n": [0, 1, 2]}, exact=False))
+
+OUTSIDE_CASES.append(
+    # a for-loop over an untyped argument (handlers.run_opaque_for): the fields its body
+    # writes are arbitrary after it on every path, the iterating one and the other; the
+    # brute force feeds it empty and non-empty lists, and no answer may be a wrong must
+    Case("for_loop_over_an_untyped_argument", '''class C:
+    def __init__(self) -> None:
+        self.count = 0
+        self.seen = False
+
+    def feed(self, items) -> None:
+        for _ in items:
+            self.count += 1
+            self.seen = True
+
+    def drain(self) -> None:
+        if self.count <= 0:
+            raise ValueError("nothing")
+        self.count -= 1
+
+    def reset(self) -> None:
+        if not self.seen:
+            raise ValueError("nothing seen")
+        self.seen = False
+''', {"count": [0, 1, 2], "seen": BOOLS}, {"feed": {"items": [[], [1], [1, 1]]}}, exact=False))
