@@ -42,6 +42,15 @@ def _state(sid: str, enabled: Enabled, invariant: StateInvariant | str, initial:
     return State(sid, tuple(sorted(enabled)), invariant.text, initial, executable=invariant.python)
 
 
+def _so_far(ask: Callable[..., list[Target]], *args: object) -> tuple[list[Target], BudgetSpent | None]:
+    """The backend's answer, or, when the budget ran out while it answered, the targets it
+    had found by then (shown in the partial typestate) and the stop to raise after them."""
+    try:
+        return ask(*args), None
+    except BudgetSpent as spent:
+        return spent.found, spent
+
+
 def _order(targets: list[Target]) -> list[Target]:
     return sorted(targets, key=lambda t: (len(t.enabled), sorted(t.enabled)))
 
@@ -135,15 +144,9 @@ def explore(
             raise_stop(why)
 
     def search() -> None:
-        stopped: BudgetSpent | None
         for ctor in model.constructors:
             check_stop()
-            try:
-                found = backend.initial_targets(ctor)
-            except BudgetSpent as spent:  # the budget ran out: what was found is shown
-                found, stopped = spent.found, spent
-            else:
-                stopped = None
+            found, stopped = _so_far(backend.initial_targets, ctor)
             for t in _order(found):
                 inits.append(Initialization(ctor, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))
                 if on_event:
@@ -156,12 +159,7 @@ def explore(
                 prefetch(source, queue)
             for method in sorted(source):
                 check_stop()
-                try:
-                    found = backend.targets(source, method)
-                except BudgetSpent as spent:
-                    found, stopped = spent.found, spent
-                else:
-                    stopped = None
+                found, stopped = _so_far(backend.targets, source, method)
                 for t in _order(found):
                     transitions.append(Transition(
                         ids[source], method, visit(t.enabled), t.certainty, t.witness, t.backend, t.reason))

@@ -154,8 +154,7 @@ class CallEvaluator(_Host):
             # a local `[]` given an item z3 has no list of (an untyped value, a list): from
             # here on an untyped object (opaque.py), the same one on every path, holding an
             # item (so true) where this call ran
-            self.counter += 1
-            new = O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(True))
+            new = self.new_object(z3.BoolVal(True))
             self.frame.locals[m.target.id] = Val(OPAQUE, O.make(O.oid(new), z3.BoolVal(False), self.active()))
             return V.NONE_VAL
         if lst.z is None:

@@ -109,6 +109,11 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             return Val(t, O.fresh_well_formed(name))
         return V.fresh(t, name)
 
+    def new_object(self, truthy: z3.BoolRef) -> z3.ExprRef:
+        """A new object (not None) as an untyped value: `[]` where the value is untyped."""
+        self.counter += 1
+        return O.fresh_object(f"{self.prefix}!new!{self.counter}", truthy)
+
     def old_object(self) -> int:
         if self.old_oid is None:
             raise UnsupportedConstruct("__old__ outside a postcondition")

@@ -11,7 +11,6 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, OPAQUE, STR
-from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView
@@ -64,8 +63,7 @@ class OperatorEvaluator(_Host):
         out = []
         for v in vals:
             if v.kind in ("list", "set", "dict") and v.z is None:
-                self.counter += 1
-                v = Val(OPAQUE, O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(False)))
+                v = Val(OPAQUE, self.new_object(z3.BoolVal(False)))
             out.append(v)
         return out
 

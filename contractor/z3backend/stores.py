@@ -11,7 +11,6 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
-from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
 from contractor.z3backend.refs import OldNamespace
 from contractor.z3backend.state import TRUE
@@ -80,8 +79,7 @@ class StoreExecutor(_Host):
                     return
                 declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
                 if declared.kind == "opaque" and v.kind in MUTABLE and v.z is None:  # `[]`: a new object
-                    self.counter += 1
-                    v = Val(declared, O.fresh_object(f"{self.prefix}!new!{self.counter}", z3.BoolVal(False)))
+                    v = Val(declared, self.new_object(z3.BoolVal(False)))
                 new = V.coerce(v, declared)
                 act = self.active()
                 if old.kind == "undefined":
