@@ -6,6 +6,7 @@ The CLI is a thin layer over these functions.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,7 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
     from contractor.runguard import guarded
     from contractor.state_tests import with_state_tests
 
+    started = time.perf_counter()  # the reported time includes translating the class
     with guarded(options.budget) as guard:
         backend = make_backend(model, replace(options, run_deadline=guard.deadline))
         jobs = options.jobs or os.cpu_count() or 1
@@ -103,7 +105,7 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
             explored = parallel = ParallelBackend(backend, jobs)
         try:
             typestate = explore(model, explored, on_progress=on_progress, max_states=options.max_states,
-                                stop=guard.stop, on_event=on_event)
+                                stop=guard.stop, on_event=on_event, started=started)
             return with_state_tests(model, typestate)
         finally:
             if parallel is not None:

@@ -97,12 +97,15 @@ def explore(
     max_states: int | None = None,
     on_event: EventCallback | None = None,
     stop: Callable[[], Stop | None] | None = None,
+    started: float | None = None,
 ) -> Typestate:
     """The typestate of `model` by breadth-first exploration; `on_event` hears of each
     state, initialization and transition as it is found (see `contractor.events`).
     `stop` is asked before every query: Stop.BUDGET ends the exploration with a partial
-    result, Stop.INTERRUPT as Ctrl-C does (ExplorationInterrupted carrying the partial result)."""
-    start = time.perf_counter()
+    result, Stop.INTERRUPT as Ctrl-C does (ExplorationInterrupted carrying the partial result).
+    `started` (a `time.perf_counter()` value) is when the run began, if before this call: the
+    reported seconds then include building the backend (translating the class)."""
+    start = time.perf_counter() if started is None else started
     ids: dict[Enabled, str] = {}
     queue: deque[Enabled] = deque()
     inits: list[Initialization] = []

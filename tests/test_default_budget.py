@@ -86,3 +86,20 @@ def test_without_any_budget_option_an_undecidable_run_ends_at_the_default_budget
     took = time.monotonic() - start
     _partial(result)
     assert DEFAULT_BUDGET - 1 < took < DEFAULT_BUDGET + 15
+
+
+def test_the_reported_time_includes_translating_the_class(tmp_path, monkeypatch):
+    """A run whose budget went on translating the class (before any query) reported
+    "time: 0.00 s": the time counted the exploration only."""
+    import contractor.api as api
+
+    (tmp_path / "door.py").write_text(DOOR)
+    real = api.make_backend
+
+    def slow_backend(*args, **kwargs):
+        time.sleep(0.3)  # stands for a long translation
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "make_backend", slow_backend)
+    ts = api.infer(f"{tmp_path / 'door.py'}:Door", api.InferOptions(backend="z3"))
+    assert ts.stats.seconds >= 0.3
