@@ -29,6 +29,26 @@ class Case:
 
 
 CASES = [
+    # `&`, `|` and `^` on two bools are bools (opexprs.py); on ints they stay some int
+    Case("bool_bitwise_operators", '''
+class C:
+    def __init__(self) -> None:
+        self.a = False
+        self.b = False
+
+    def flip(self) -> None:
+        self.a = self.a ^ True
+
+    def differ(self) -> None:
+        if not (self.a ^ self.b):
+            raise ValueError("equal")
+        self.b = self.b | self.a
+
+    def both(self) -> None:
+        if not (self.a & self.b):
+            raise ValueError("not both")
+        self.a = False
+''', {"a": BOOLS, "b": BOOLS}),
     Case("bool_ops", '''
 class C:
     def __init__(self) -> None:

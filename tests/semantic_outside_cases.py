@@ -10,6 +10,19 @@ import contextlib
 
 from semantic_cases import BOOLS, Case
 
+
+class Box:
+    """An object of a domain that takes attributes (a node); all boxes are alike."""
+
+    next: object = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Box)
+
+    def __hash__(self) -> int:
+        return 0
+
+
 OUTSIDE_CASES = [
     # a module function (outside code) mutates the untyped list it is handed: its truth
     # may change, so `flush` becomes enabled after `add`
@@ -230,3 +243,65 @@ OUTSIDE_CASES.append(
             raise ValueError("nothing seen")
         self.seen = False
 ''', {"count": [0, 1, 2], "seen": BOOLS}, {"feed": {"items": [[], [1], [1, 1]]}}, exact=False))
+
+OUTSIDE_CASES.append(
+    # a field declared as an Optional of another class of the file (a linked list's head):
+    # z3 does not model Node, so the field is opaque (fieldtypes.py), and its None-ness
+    # decides the guards exactly; it used to be "not understood", every answer may
+    Case("field_declared_as_another_class_is_opaque", '''from typing import Optional
+
+
+class Node:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+class C:
+    def __init__(self) -> None:
+        self.head = None  # type: Optional[Node]
+        self.tail: Optional[Node] = None
+
+    def push(self, value: int) -> None:
+        if self.head is not None:
+            raise ValueError("full")
+        self.head = Node(value)
+        self.tail = self.head
+
+    def pop(self) -> None:
+        if self.head is None:
+            raise ValueError("empty")
+        self.head = None
+
+    def forget(self) -> None:
+        if self.tail is None or self.head is not None:
+            raise ValueError("nothing to forget")
+        self.tail = None
+''', {"head": [None, "a node"], "tail": [None, "a node"]}, {"push": {"value": [1]}}))
+
+OUTSIDE_CASES.append(
+    # `obj.attr = v` on an untyped object (stores.py): outside code that may change that
+    # object, never the analysed one's fields; a linked list's append through its tail
+    Case("attribute_assignment_on_an_untyped_object", '''class Node:
+    def __init__(self) -> None:
+        self.next = None
+
+
+class C:
+    def __init__(self) -> None:
+        self.head = None
+        self.tail = None
+
+    def add(self) -> None:
+        node = Node()
+        if self.tail is None:
+            self.head = node
+        else:
+            self.tail.next = node
+        self.tail = node
+
+    def clear(self) -> None:
+        if self.head is None:
+            raise ValueError("empty")
+        self.head = None
+        self.tail = None
+''', {"head": [None, Box()], "tail": [None, Box()]}))

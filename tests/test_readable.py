@@ -143,7 +143,7 @@ def test_raise_guard_states_that_z3_cannot_print_are_not_false(tmp_path):
 
 class C:
     def __init__(self) -> None:
-        self.items: Optional[list[int]] = []
+        self.items: Optional[list["C"]] = []  # may hold the object itself: not modelled
 
     def take(self) -> None:
         if not self.items:

@@ -25,6 +25,9 @@ CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/"}
 
 
+BOOL_BITWISE = {ast.BitAnd: z3.And, ast.BitOr: z3.Or, ast.BitXor: z3.Xor}
+
+
 class OperatorEvaluator(_Host):
     """Mixin of ExprEvaluator: needs eval, eval_any, condition, guard, raise_if, unsupported,
     fresh_typed, opaque_operation, opaque_compare and view_contains."""
@@ -93,6 +96,8 @@ class OperatorEvaluator(_Host):
             left, right = self.eval(node.left), self.eval(node.right)
             if {left.kind, right.kind} & {"set", "dict"}:
                 return self.set_binop(node, left, right)  # setalgebra.py
+            if left.kind == right.kind == "bool" and type(node.op) in BOOL_BITWISE:
+                return Val(BOOL, BOOL_BITWISE[type(node.op)](left.z, right.z))  # bool & | ^ bool: a bool
             if {left.kind, right.kind} <= {"int", "bool"}:
                 return self.fresh_typed(INT, "bitwise", node)  # & | ^ << >> on ints: some int
             if "opaque" in (left.kind, right.kind):

@@ -28,6 +28,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import mentions_constant
+from contractor.z3backend.fileclasses import Truth, instance_truth
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
 
@@ -183,6 +184,10 @@ class OutsideEvaluator(_Host):
             return self.fresh(_RESULT_TYPES[target.name], target.name)
         if isinstance(target, External) and target.name in _RESULT_TYPES:
             return self.fresh_typed(_RESULT_TYPES[target.name], target.name, node)
+        truth = instance_truth(self.model.module, target.name) if isinstance(target, External) else None
+        if truth is not None:  # a plain class of the file: a new object, never None (fileclasses.py)
+            truthy = z3.BoolVal(True) if truth is Truth.TRUE else self.fresh_typed(BOOL, f"truth!{name}", node).z
+            return Val(OPAQUE, self.new_object(truthy))
         return self.fresh_opaque(f"call!{name}", node)
 
     def opaque_compare(self, op: ast.cmpop, a: Val, b: Val) -> z3.BoolRef:

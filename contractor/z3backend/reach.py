@@ -63,7 +63,7 @@ class Reach(_Host):
         for identity, truth in self._opaque_parts(v):
             self.check_time(node)
             self._retruth_everywhere(identity, truth, act)
-        if not _has_container(v.type):
+        if not holds_container(v.type):
             return
         if _empty_literal(v):
             if isinstance(node, FRESH_NODES):
@@ -167,21 +167,21 @@ class Reach(_Host):
         """`v` with arbitrary contents in its containers (identity and None-ness kept)."""
         if v.kind in CONTAINERS:
             return v if v.z is None else self.fresh(v.type, "handed")
-        if v.kind == "optional" and _has_container(v.type):
+        if v.kind == "optional" and holds_container(v.type):
             inner = self._new_contents(Val(v.type.args[0], v.z))
             return Val(v.type, inner.z, v.is_none)
-        if v.kind == "tuple" and _has_container(v.type):
+        if v.kind == "tuple" and holds_container(v.type):
             items = [self._new_contents(x) for x in V.tuple_items(v)]
             return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))
         return v
 
 
-def _has_container(t: TypeRef) -> bool:
-    return t.kind in CONTAINERS or (t.kind in ("tuple", "optional") and any(_has_container(a) for a in t.args))
+def holds_container(t: TypeRef) -> bool:
+    return t.kind in CONTAINERS or (t.kind in ("tuple", "optional") and any(holds_container(a) for a in t.args))
 
 
 def _empty_literal(v: Val) -> bool:
     return v.kind in CONTAINERS and v.z is None
 
 
-__all__ = ["Reach", "holds_mutable"]
+__all__ = ["Reach", "holds_container", "holds_mutable"]

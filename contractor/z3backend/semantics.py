@@ -23,6 +23,7 @@ from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
+from contractor.z3backend.fieldtypes import modelled, z3_field_type
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
@@ -36,7 +37,7 @@ METHOD_SHARE_S = 6.0
 
 
 def has_opaque_fields(model: ClassModel) -> bool:
-    return any(not modelled(f.type) for f in model.fields.values())
+    return any(z3_field_type(model, name).kind == "any" for name in model.fields)
 
 
 def blank_object(model: ClassModel) -> dict[str, Val]:
@@ -45,13 +46,14 @@ def blank_object(model: ClassModel) -> dict[str, Val]:
     fields: dict[str, Val] = {}
     if has_opaque_fields(model):
         fields[OPAQUE] = V.fresh(TypeRef(TypeKind.INT), "blank!" + OPAQUE)
-    for name, f in model.fields.items():
-        if not modelled(f.type):
-            fields[name] = Val(TypeRef(TypeKind.ANY), None)
+    for name in model.fields:
+        ftype = z3_field_type(model, name)
+        if ftype.kind == "any":
+            fields[name] = Val(ftype, None)
         elif name in defaults:
-            fields[name] = V.coerce(defaults[name], f.type)
+            fields[name] = V.coerce(defaults[name], ftype)
         else:
-            fields[name] = Val(TypeRef(TypeKind.UNDEFINED, (f.type,)), None)
+            fields[name] = Val(TypeRef(TypeKind.UNDEFINED, (ftype,)), None)
     return fields
 
 
@@ -76,16 +78,6 @@ def class_defaults(model: ClassModel) -> dict[str, Val]:
             except UnsupportedConstruct:
                 pass
     return out
-
-
-def modelled(t: TypeRef) -> bool:
-    try:
-        if t.kind == "optional":
-            return t.args[0].kind in V.SCALARS
-        V.sort_of(t)
-        return True
-    except UnsupportedConstruct:
-        return False
 
 
 def _names_a_class(t: TypeRef) -> bool:
@@ -167,8 +159,9 @@ class ClassSemantics:
             # stands for the fields z3 does not model: every write to one changes it, and
             # conditions that could not be translated depend on it, so they may change too
             self.fields[OPAQUE] = V.fresh(TypeRef(TypeKind.INT), OPAQUE)
-        for name, f in self.model.fields.items():
-            self.fields[name] = V.fresh(f.type, name) if modelled(f.type) else Val(TypeRef(TypeKind.ANY), None)
+        for name in self.model.fields:
+            ftype = z3_field_type(self.model, name)
+            self.fields[name] = Val(ftype, None) if ftype.kind == "any" else V.fresh(ftype, name)
         # asserted: the invariant is only ever assumed (solvers, contexts), never negated
         self.wf = z3.And(*[V.well_formed(v, asserted=True) for v in self.fields.values() if v.kind != "any"])
         inv = self.conditions(self.model.invariants, self.fields, {}, "invariant")

@@ -12,6 +12,8 @@ import z3
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import values as V
+from contractor.z3backend.fieldtypes import z3_field_type
+from contractor.z3backend.reach import holds_container
 from contractor.z3backend.refs import OldNamespace
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -77,7 +79,7 @@ class StoreExecutor(_Host):
                         fields["__opaque__"] = V.ite(act, self.fresh(TypeRef(TypeKind.INT), "__opaque__"),
                                                      fields["__opaque__"])
                     return
-                declared = self.model.fields[target.attr].type if target.attr in self.model.fields else v.type
+                declared = z3_field_type(self.model, target.attr) if target.attr in self.model.fields else v.type
                 if declared.kind == "opaque" and v.kind in MUTABLE and v.z is None:  # `[]`: a new object
                     v = Val(declared, self.new_object(z3.BoolVal(False)))
                 new = V.coerce(v, declared)
@@ -86,6 +88,9 @@ class StoreExecutor(_Host):
                     fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, self.fresh(declared, target.attr))
                 else:
                     fields[target.attr] = new if z3.is_true(act) else V.ite(act, new, old)
+                return
+            if isinstance(base, Val) and base.kind == "opaque":
+                self.set_opaque_attribute(target, base, v)
                 return
         if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
             seq = self.eval(target.value)
@@ -111,6 +116,17 @@ class StoreExecutor(_Host):
             self.unpack(target, v)
             return
         raise UnsupportedConstruct(f"assignment to {type(target).__name__}", self.loc(target))
+
+    def set_opaque_attribute(self, target: ast.Attribute, base: Val, v: Val) -> None:
+        """`obj.attr = v` on an untyped object: outside code (its `__setattr__`) that may
+        change the object (its truth), never `self`'s fields; it is assumed to store `v`, not
+        change it (README, "What is assumed"). Storing the analysed object, or a list, set or
+        dict (which the object could change later through the attribute), is not followed:
+        it would escape."""
+        if v.kind in ("class", "any") or holds_container(v.type):
+            raise UnsupportedConstruct(f"a {v.type} stored into an untyped object", self.loc(target))
+        self.none_raises(base, "AttributeError", target)
+        self.hand_out(target.value, base)
 
     def unpack(self, target: ast.Tuple | ast.List, v: Val) -> None:
         """`a, b = v` for a tuple or list v: ValueError where the lengths differ."""
