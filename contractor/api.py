@@ -20,6 +20,8 @@ from contractor.typestate import Typestate
 
 @dataclass(frozen=True)
 class InferOptions:
+    """How `infer` and `infer_model` run: the backend, the actions, the solver's bounds and budgets."""
+
     backend: str = "auto"  # "z3" | "crosshair" | "auto" (z3 first, CrossHair for what z3 leaves may)
     methods: tuple[str, ...] | None = None  # the actions; None: public methods
     exclude: tuple[str, ...] = ()

@@ -101,6 +101,8 @@ class Condition:
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter of a method: its name, type (None: unannotated), default and place."""
+
     name: str
     type: TypeRef | None
     default: ast.expr | None
@@ -109,6 +111,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Field:
+    """A field of the class: its name, its type and where that type was read."""
+
     name: str
     type: TypeRef
     location: Location  # where its type was found (annotation or first assignment)

@@ -48,6 +48,8 @@ def _legacy_executable(invariant: str) -> str | None:
 
 @dataclass(frozen=True)
 class State:
+    """An abstract state: the set of methods it enables, with its invariant."""
+
     id: str
     enabled: tuple[str, ...]  # sorted
     invariant: str  # readable predicate over the fields (Python syntax where possible)
@@ -58,6 +60,8 @@ class State:
 
 @dataclass(frozen=True)
 class Transition:
+    """A call of `method` that may (or must) take an object from `source` to `target`."""
+
     source: str  # a state id
     method: str
     target: str  # a state id
@@ -128,6 +132,8 @@ class Unknown:
 
 @dataclass
 class Stats:
+    """What a run cost: states, transitions, solver queries (by backend) and seconds."""
+
     states: int = 0
     transitions: int = 0
     queries: int = 0
@@ -150,6 +156,8 @@ def _shallow_all(items: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Typestate:
+    """The result of an exploration: the class's states, transitions, initializations and findings."""
+
     class_name: str
     source: str
     methods: tuple[str, ...]

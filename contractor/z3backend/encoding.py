@@ -39,6 +39,9 @@ OK = "ok"
 
 @dataclass
 class Lazy:
+    """The enabledness bit of a method whose precondition quantifies over its arguments, in one
+    object: checked against each model the solver finds, and refined where it was wrong."""
+
     method: str
     bit: z3.BoolRef
     obj: dict[str, Val]
@@ -46,6 +49,8 @@ class Lazy:
 
 @dataclass
 class Encoder:
+    """Puts objects' enabledness into one solver, counting its queries."""
+
     sem: ClassSemantics
     solver: z3.Solver
     timeout_ms: int

@@ -26,6 +26,8 @@ else:
 
 @dataclass(frozen=True)
 class MapMethod:
+    """A set or dict method looked up on `value`, not yet called."""
+
     target: ast.expr  # the set or dict expression the method mutates or reads
     value: Val
     name: str

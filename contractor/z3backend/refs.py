@@ -13,22 +13,28 @@ from contractor.z3backend.values import Val
 
 @dataclass(frozen=True)
 class EnumClass:
+    """An Enum class named in an expression (its members are read off it)."""
+
     type: TypeRef
 
 
 @dataclass(frozen=True)
 class OldNamespace:
-    pass
+    """`__old__` in a postcondition: the fields as they were before the call."""
 
 
 @dataclass(frozen=True)
 class BoundMethod:
+    """A method of the class looked up on object `obj`, not yet called."""
+
     obj: int
     name: str
 
 
 @dataclass(frozen=True)
 class ListMethod:
+    """A list method looked up on `value`, not yet called."""
+
     target: ast.expr  # the list expression (a field or local) the method mutates or reads
     value: Val
     name: str
@@ -36,5 +42,7 @@ class ListMethod:
 
 @dataclass(frozen=True)
 class StrMethod:
+    """A str method looked up on `value`, not yet called."""
+
     value: Val
     name: str

@@ -85,6 +85,8 @@ class Group:
 
 @dataclass
 class Item:
+    """One constraint, enabledness bit or witness term, with the symbols it reads."""
+
     symbols: Symbols
     kind: str  # "constraint", "pre", "post", "term"
     payload: tuple[Any, ...]

@@ -38,6 +38,8 @@ class Site:
 
 @dataclass
 class Frame:
+    """One method being executed: its locals and the values it returns."""
+
     method: str
     locals: dict[str, Val] = field(default_factory=dict)
     defined: dict[str, z3.BoolRef] = field(default_factory=dict)
@@ -49,12 +51,16 @@ class Frame:
 
 @dataclass
 class Loop:
+    """The innermost loop being unrolled: the paths that left it by `break` or `continue`."""
+
     broke: z3.BoolRef = FALSE
     continued: z3.BoolRef = FALSE
 
 
 @dataclass
 class ExecState:
+    """The symbolic heap (objects' fields by id) and how paths ended so far."""
+
     objects: dict[int, dict[str, Val]]
     raised: z3.BoolRef = FALSE
     explicit: z3.BoolRef = FALSE  # the paths that raised did so at an explicit raise or assert

@@ -28,6 +28,8 @@ SCALARS = ("bool", "int", "float", "str", "enum")
 
 @dataclass(frozen=True)
 class Val:
+    """A typed symbolic value: its type and its z3 term."""
+
     type: TypeRef
     z: Any  # z3 term; None for the None constant; an object id (int) for "class"
     is_none: Any = None  # z3 BoolRef, for Optional values only
