@@ -14,8 +14,10 @@ state's access word, each ending with a characterising suffix; --walks per state
 
     benchmarks/.venv-aalpy/bin/python benchmarks/aalpy_learn.py FILE CLASS [--algorithm kv]
 
-Prints one JSON object: learning seconds, queries and steps, and the learned DFA's
-accepting part (states, initial, transitions as [source, method, args, target]).
+Prints one JSON object: learning seconds (AALpy's learning call alone), call_seconds and
+call_cpu (the whole `learn`: loading the class's module, its alphabet, learning; wall and
+CPU time), queries and steps, and the learned DFA's accepting part (states, initial,
+transitions as [source, method, args, target]).
 """
 
 from __future__ import annotations
@@ -161,7 +163,11 @@ def main() -> None:
     parser.add_argument("--walks", type=int, default=100, help="random walks per state of each hypothesis")
     parser.add_argument("--walk-len", type=int, default=20, help="letters per random walk")
     args = parser.parse_args()
-    print(json.dumps(learn(args.file, args.cls, args.algorithm, args.extra, args.walks, args.walk_len)))
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = learn(args.file, args.cls, args.algorithm, args.extra, args.walks, args.walk_len)
+    # the whole call, as contractor_inprocess.py times contractor's: load the class, learn
+    result["call_seconds"], result["call_cpu"] = time.perf_counter() - wall, time.process_time() - cpu
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

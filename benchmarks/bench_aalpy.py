@@ -1,19 +1,28 @@
 """contractor against an active-automata-learning baseline (AALpy), class by class.
 
 The inputs are the door (samples/door.py) and the 14 classes ported from Contractor.NET's
-examples (benchmarks/contractor_net/). For each class, in the same run and interleaved:
-- contractor end to end: `python -m contractor infer FILE:CLASS --out TMP -q`, default
-  outputs (JSON, DOT, Mermaid, SVG, HTML), a fresh process;
-- AALpy end to end: a fresh process of the benchmark's own environment
-  (benchmarks/.venv-aalpy, made by --setup: `python -m venv` + `pip install aalpy`; AALpy
-  is no dependency of contractor) running benchmarks/aalpy_learn.py: L* (or KV) over the
-  same methods, with concrete argument values, a membership oracle that runs the
-  preconditions on live objects, AALpy's query cache on, a seeded random W-method
-  equivalence oracle.
-Printed per class: medians of --runs runs of both wall times, their ratio (median of the
-per-run ratios), contractor's inference time and AALpy's learning time (in-process), and
-whether the learned model equals contractor's typestate: `lang` compares the languages of
-call sequences (both automata over method names, determinised; a shortest difference is
+examples (benchmarks/contractor_net/). For each class, --runs rounds, each running these
+fresh processes one after the other (interleaved):
+- contractor end to end: `python -m contractor infer FILE:CLASS --out TMP -q`. Its time
+  covers the interpreter's start, every import (click, contractor, z3 and z3's context),
+  reading the class, the analysis, and writing the default outputs (JSON, DOT, Mermaid,
+  SVG, HTML);
+- contractor in process: benchmarks/contractor_inprocess.py, which imports what a run
+  needs, then times one `contractor.api.infer` call (parse, read the contracts, explore,
+  findings, state invariants; nothing written);
+- AALpy: a fresh process of the benchmark's own environment (benchmarks/.venv-aalpy, made
+  by --setup: `python -m venv` + `pip install aalpy`; AALpy is no dependency of
+  contractor) running benchmarks/aalpy_learn.py: L* (or KV) over the same methods, with
+  concrete argument values, a membership oracle that runs the preconditions on live
+  objects, AALpy's query cache on, a seeded W-method then random W-method equivalence
+  oracle. The process's time (end to end) covers the interpreter's start, AALpy's import,
+  loading the class's module, learning and printing the model as JSON (no file
+  written); inside it, the `learn` call (load the class, build the alphabet, learn) is
+  timed as the in-process figure.
+Printed per class: end to end (medians of wall time; ratio contractor/AALpy as the median
+of per-round ratios, of wall and of CPU time) and in process (the same for the two calls),
+and whether the learned model equals contractor's typestate: `lang` compares the languages
+of call sequences (both automata over method names, determinised; a shortest difference is
 shown), `epa` compares the two quotiented by enabled-method sets.
 
     python benchmarks/bench_aalpy.py --setup          # once: make benchmarks/.venv-aalpy
@@ -26,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -64,25 +74,43 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run_contractor(path: str, cls: str) -> tuple[float, dict]:
-    with tempfile.TemporaryDirectory() as out:
-        began = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "contractor", "infer", f"{path}:{cls}", "--out", out, "-q"],
-                       cwd=ROOT, env=_env(), check=True)
-        wall = time.perf_counter() - began
-        return wall, json.loads((Path(out) / "typestate.json").read_text())
-
-
-def run_aalpy(path: str, cls: str, algorithm: str, timeout: float | None) -> tuple[float, dict | None]:
-    """AALpy's wall time and result; None past `timeout` (the time is then the timeout)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+def _timed(cmd: list[str], env: dict[str, str], timeout: float | None = None) -> tuple[float, float, str]:
+    """Wall time, CPU time (user + system) and standard output of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
+
+
+def run_contractor(path: str, cls: str) -> tuple[float, float, dict]:
+    """contractor end to end: wall time, CPU time and typestate.json."""
+    with tempfile.TemporaryDirectory() as out:
+        wall, cpu, _ = _timed([sys.executable, "-m", "contractor", "infer", f"{path}:{cls}", "--out", out, "-q"],
+                              _env())
+        return wall, cpu, json.loads((Path(out) / "typestate.json").read_text())
+
+
+def run_contractor_inprocess(path: str, cls: str) -> dict:
+    """contractor's `api.infer` call timed inside a fresh process, after its imports."""
+    _, _, stdout = _timed([sys.executable, "benchmarks/contractor_inprocess.py", path, cls], _env())
+    return json.loads(stdout)
+
+
+def run_aalpy(path: str, cls: str, algorithm: str, timeout: float | None) -> tuple[float, float, dict | None]:
+    """AALpy's process: wall time, CPU time and result; None past `timeout` (the time is then the timeout)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     try:
-        done = subprocess.run([str(PYTHON), "benchmarks/aalpy_learn.py", path, cls, "--algorithm", algorithm],
-                              cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=timeout)
+        wall, cpu, stdout = _timed([str(PYTHON), "benchmarks/aalpy_learn.py", path, cls, "--algorithm", algorithm],
+                                   env, timeout)
     except subprocess.TimeoutExpired:
-        return float(timeout or 0), None
-    return time.perf_counter() - began, json.loads(done.stdout)
+        return float(timeout or 0), float(timeout or 0), None
+    return wall, cpu, json.loads(stdout)
+
+
+def _geo(xs: list[float]) -> float:
+    return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else math.nan
 
 
 def compare(typestate: dict, learned: dict) -> tuple[str, str]:
@@ -102,7 +130,7 @@ def compare(typestate: dict, learned: dict) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", action="store_true", help="make benchmarks/.venv-aalpy with AALpy, then exit")
-    parser.add_argument("--runs", type=int, default=5, help="runs per class and tool (medians reported)")
+    parser.add_argument("--runs", type=int, default=5, help="rounds per class (medians reported)")
     parser.add_argument("--algorithm", choices=["lstar", "kv"], default="lstar")
     parser.add_argument("--aalpy-timeout", type=float, default=60.0,
                         help="seconds after which AALpy's warm-up run is stopped and the class reported as such")
@@ -114,47 +142,59 @@ def main() -> None:
     if not PYTHON.exists():
         sys.exit(f"no AALpy environment: run `python {Path(__file__).name} --setup` first")
     only = set(filter(None, args.only.split(",")))
-    print(f"{'class':15} {'contractor':>10} {'AALpy':>8} {'ratio':>6} {'infer':>7} {'learn':>7} "
-          f"{'states':>7} {'queries':>8}  lang / epa")
-    ratios: list[float] = []
-    capped: list[float] = []  # ratios of classes AALpy did not finish (bounds)
+    print(f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.runs} interleaved rounds per class; "
+          "ratio = contractor / AALpy (< 1: contractor faster), median of per-round ratios")
+    print(f"{'':15} {'end to end (fresh processes)':^38} | {'in process (after imports)':^38} |")
+    print(f"{'class':15} {'contractor':>10} {'AALpy':>8} {'wall':>6} {'CPU':>6}     | {'contractor':>10} {'AALpy':>8} "
+          f"{'wall':>6} {'CPU':>6}     | {'states':>7} {'queries':>8}  lang / epa")
+    kinds = ("e2e wall", "e2e CPU", "in-process wall", "in-process CPU")
+    ratios: dict[str, list[float]] = {k: [] for k in kinds}
+    unfinished = []
     for path, cls in CLASSES:
         if only and cls not in only:
             continue
         run_contractor(path, cls)  # warm-up: bytecode as a user has it
-        if run_aalpy(path, cls, args.algorithm, args.aalpy_timeout)[1] is None:
-            wall, typestate = run_contractor(path, cls)
-            ratios.append(wall / args.aalpy_timeout)
-            capped.append(ratios[-1])
-            print(f"{cls:15} {wall:9.3f}s {'>' + str(args.aalpy_timeout):>7}s {'<' + format(ratios[-1], '.2f'):>6} "
-                  f"{typestate['stats']['seconds']:6.3f}s {'-':>7} {typestate['stats']['states']:>5}/? "
-                  f"{typestate['stats']['queries']:>6}/?  AALpy still learning after {args.aalpy_timeout} s "
-                  f"(1 run)", flush=True)
+        if run_aalpy(path, cls, args.algorithm, args.aalpy_timeout)[2] is None:
+            wall, cpu, typestate = run_contractor(path, cls)
+            inside = run_contractor_inprocess(path, cls)
+            unfinished.append(cls)
+            print(f"{cls:15} {wall:9.3f}s {'>' + format(args.aalpy_timeout, '.0f'):>7}s {'-':>6} {'-':>6}     | "
+                  f"{inside['seconds']:9.3f}s {'-':>8} {'-':>6} {'-':>6}     | "
+                  f"{typestate['stats']['states']:>5}/? {typestate['stats']['queries']:>6}/?  "
+                  f"AALpy still learning after {args.aalpy_timeout:.0f} s (1 run)", flush=True)
             continue
-        pairs = [(run_contractor(path, cls), run_aalpy(path, cls, args.algorithm, None))
-                 for _ in range(args.runs)]
-        c_wall = statistics.median(p[0][0] for p in pairs)
-        a_wall = statistics.median(p[1][0] for p in pairs)
-        ratio = statistics.median(p[0][0] / p[1][0] for p in pairs)
-        ratios.append(ratio)
-        typestate, learned = pairs[-1][0][1], pairs[-1][1][1]
-        infer = statistics.median(p[0][1]["stats"]["seconds"] for p in pairs)
-        learn = statistics.median(p[1][1]["seconds"] for p in pairs)
+        rounds = [(run_contractor(path, cls), run_contractor_inprocess(path, cls),
+                   run_aalpy(path, cls, args.algorithm, None)) for _ in range(args.runs)]
+        per = {
+            "e2e wall": [c[0] / a[0] for c, _, a in rounds],
+            "e2e CPU": [c[1] / a[1] for c, _, a in rounds],
+            "in-process wall": [i["seconds"] / a[2]["call_seconds"] for _, i, a in rounds],
+            "in-process CPU": [i["cpu"] / a[2]["call_cpu"] for _, i, a in rounds],
+        }
+        med = {k: statistics.median(v) for k, v in per.items()}
+        for k in kinds:
+            ratios[k].append(med[k])
+        c_wall = statistics.median(c[0] for c, _, _ in rounds)
+        a_wall = statistics.median(a[0] for _, _, a in rounds)
+        c_in = statistics.median(i["seconds"] for _, i, _ in rounds)
+        a_in = statistics.median(a[2]["call_seconds"] for _, _, a in rounds)
+        typestate, learned = rounds[-1][0][2], rounds[-1][2][2]
         lang, epa = compare(typestate, learned)
         states = f"{typestate['stats']['states']}/{len(learned['states']) - 1}"
         queries = f"{typestate['stats']['queries']}/{learned['queries']}"
-        print(f"{cls:15} {c_wall:9.3f}s {a_wall:7.3f}s {ratio:6.2f} {infer:6.3f}s {learn:6.3f}s "
+        print(f"{cls:15} {c_wall:9.3f}s {a_wall:7.3f}s {med['e2e wall']:6.2f} {med['e2e CPU']:6.2f}     | "
+              f"{c_in:9.3f}s {a_in:7.3f}s {med['in-process wall']:6.2f} {med['in-process CPU']:6.2f}     | "
               f"{states:>7} {queries:>8}  {lang} / {epa}", flush=True)
-    if ratios:
-        geo = math.exp(statistics.fmean(math.log(r) for r in ratios))
-        finished = [r for r in ratios if r not in capped]
-        geo_finished = math.exp(statistics.fmean(math.log(r) for r in finished)) if finished else math.nan
-        print(f"\nratio = contractor / AALpy wall time (< 1: contractor faster); geometric mean {geo:.2f} "
-              f"(a class AALpy did not finish counts with its time limit), {geo_finished:.2f} over the "
-              f"{len(finished)} classes AALpy learned; "
-              f"contractor faster on {sum(r < 1 for r in ratios)} of {len(ratios)} classes; {args.runs} runs, "
-              f"algorithm {args.algorithm}. states: contractor's / AALpy's (without the pre-constructor state); "
-              f"queries: solver queries / membership queries.")
+    learned_n = len(ratios["e2e wall"])
+    print(f"\nover the {learned_n} classes AALpy learned (geometric mean of the ratios; faster: ratio < 1); "
+          f"contractor is also faster on the {len(unfinished)} AALpy did not learn within "
+          f"{args.aalpy_timeout:.0f} s ({', '.join(unfinished) or '-'}):")
+    for k in kinds:
+        faster = sum(r < 1 for r in ratios[k]) + len(unfinished)
+        print(f"  {k:16} geometric mean {_geo(ratios[k]):.2f}; contractor faster on {faster} of "
+              f"{learned_n + len(unfinished)} classes")
+    print(f"algorithm {args.algorithm}. states: contractor's / AALpy's (without the pre-constructor state); "
+          "queries: solver queries / membership queries.")
 
 
 if __name__ == "__main__":

@@ -104,3 +104,56 @@ def test_history_sensitive_sorts() -> None:
     assert not history_sensitive([x > 0, z3.Bool("b")])
     assert history_sensitive([z3.Length(s) > x])
     assert history_sensitive([z3.Length(z3.String("t")) == 2])
+
+
+def _sensitive_by_objects(terms: list) -> bool:
+    """The walk through z3's Python objects that history_sensitive's C-API walk replaced."""
+    import z3
+
+    from contractor.z3backend.isolated import HISTORY_SENSITIVE
+
+    seen, stack = set(), list(terms)
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if t.sort().kind() in HISTORY_SENSITIVE:
+            return True
+        if z3.is_quantifier(t):
+            stack.append(t.body())
+        elif z3.is_app(t):
+            stack.extend(t.children())
+    return False
+
+
+def test_history_sensitive_matches_the_object_walk() -> None:
+    """Sequences built inside an int formula (Unit, a literal), under a quantifier, in an
+    array, and nowhere: the C-API walk answers as the object walk did, on hand-made terms
+    and on every part of the samples' and Contractor.NET classes' method splits."""
+    import z3
+
+    from contractor import api
+    from contractor.z3backend import Z3Backend
+
+    x, y, b = z3.Int("x"), z3.Int("y"), z3.Bool("b")
+    a = z3.Array("a", z3.IntSort(), z3.IntSort())
+    i = z3.Int("i")
+    cases = [[x > 0, b], [z3.Length(z3.Unit(x)) == 1], [z3.ForAll([i], z3.Length(z3.Unit(i)) > 0)],
+             [z3.ForAll([i], i + x > y)], [a[x] == y], [z3.If(b, x, y) > 2, z3.Not(b)],
+             [z3.StringVal("ab") == z3.StringVal("ab")]]
+    checked = 0
+    for target in ["samples/door.py:Door", "samples/int_queue.py:IntQueue", "samples/account.py:Account",
+                   "samples/tag_set.py:TagSet", "samples/text_buffer.py:TextBuffer",
+                   "benchmarks/contractor_net/file.py:File", "benchmarks/contractor_net/linked_list.py:LinkedList"]:
+        model = api.load_model(str(ROOT / target.split(":")[0]) + ":" + target.split(":")[1])
+        backend = Z3Backend(model)
+        for action in sorted(model.actions):
+            split = backend.reuse.split(action) if backend.reuse is not None else None
+            for g, *_ in split.parts if split is not None else ():
+                cases.append([*g.constraints, *(v.z for _, _, v in g.terms if isinstance(v.z, z3.ExprRef))])
+                checked += 1
+    assert checked > 10
+    assert any(_sensitive_by_objects(c) for c in cases) and not all(_sensitive_by_objects(c) for c in cases)
+    for terms in cases:
+        assert history_sensitive(terms) == _sensitive_by_objects(terms), terms

@@ -158,9 +158,33 @@ def bool_atoms(e: z3.BoolRef) -> list[z3.BoolRef]:
     return [_z3py._to_expr_ref(a, e.ctx) for a in out.values()]
 
 
+def has_sort(terms: list[z3.ExprRef], kinds: tuple[int, ...]) -> bool:
+    """Whether any subterm of `terms` (quantifier bodies included) has a sort of one of the
+    `kinds` (z3's sort kinds); each shared node is visited once, the walk stops at the first."""
+    seen: set[int] = set()
+    for t in terms:
+        c = t.ctx_ref()
+        stack = [t.as_ast()]
+        while stack:
+            a = stack.pop()
+            key = C.Z3_get_ast_id(c, a)
+            if key in seen:
+                continue
+            seen.add(key)
+            if C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) in kinds:
+                return True
+            kind = C.Z3_get_ast_kind(c, a)
+            if kind == z3.Z3_APP_AST:
+                app = C.Z3_to_app(c, a)
+                stack.extend(C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app)))
+            elif kind == z3.Z3_QUANTIFIER_AST:
+                stack.append(C.Z3_get_quantifier_body(c, a))
+    return False
+
+
 def has_quantifier(e: z3.ExprRef) -> bool:
     return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
 
 
-__all__ = ["Node", "bool_atoms", "constant_names", "expr", "free_constants", "has_quantifier", "is_constant",
-           "mentions_constant", "name", "postorder"]
+__all__ = ["Node", "bool_atoms", "constant_names", "expr", "free_constants", "has_quantifier", "has_sort",
+           "is_constant", "mentions_constant", "name", "postorder"]
