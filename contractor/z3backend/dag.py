@@ -10,18 +10,17 @@ only the nodes a caller asks for are turned back into Python expressions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import z3
 from z3 import z3 as _z3py
 from z3 import z3core as C
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """One node of the DAG: its raw pointer, AST kind, declaration kind (applications),
-    and its children's ids (a quantifier's only child is its body)."""
+    and its children's ids (a quantifier's only child is its body). A named tuple: made
+    once per node of every walk, 3x faster than a frozen dataclass."""
 
     ast: object
     kind: int
