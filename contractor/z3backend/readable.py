@@ -101,6 +101,8 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
     implied = implied or list(implied_ids.values())
 
     def sufficient(lits: list[z3.BoolRef]) -> bool:
+        if entailed(lits, formula):
+            return True  # what the solver would answer (unsat), seen without asking it
         limit()
         count()
         return bool(solver.check(*lits, z3.Not(formula)) == z3.unsat)
@@ -113,6 +115,29 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
         if sufficient(trial):
             kept = trial
     return kept
+
+
+def entailed(lits: list[z3.BoolRef], formula: z3.BoolRef) -> bool:
+    """Whether the literals alone entail `formula`, seen without a solver: `formula` with each
+    literal's atom replaced by its truth value, and each term a literal fixes to a constant
+    (`len(self.items) == 0`) replaced by that constant, simplifies to true. False means not
+    seen that way (the caller asks the solver, which also knows the context)."""
+    pairs: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {}
+    for lit in lits:
+        negated = z3.is_not(lit)
+        atom = lit.arg(0) if negated else lit
+        pairs.setdefault(atom.get_id(), (atom, z3.BoolVal(not negated)))
+        if not negated and z3.is_eq(atom):
+            a, b = atom.children()
+            if _constant(b) and not _constant(a):
+                pairs.setdefault(a.get_id(), (a, b))
+            elif _constant(a) and not _constant(b):
+                pairs.setdefault(b.get_id(), (b, a))
+    return bool(pairs) and z3.is_true(z3.simplify(z3.substitute(formula, *pairs.values())))
+
+
+def _constant(e: z3.ExprRef) -> bool:
+    return bool(z3.is_int_value(e) or z3.is_string_value(e) or z3.is_true(e) or z3.is_false(e))
 
 
 def _subject(lit: z3.BoolRef) -> z3.ExprRef | None:

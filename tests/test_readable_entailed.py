@@ -1,0 +1,70 @@
+"""The readable invariants' solver-free sufficiency test (readable.entailed): it only ever
+says "entailed" where the solver proves it, and the state invariants of every sample and
+Contractor.NET class are the same with it as with the solver alone (it saves queries only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contractor import api
+from contractor.z3backend import readable
+from contractor.z3backend.readable import entailed
+
+REPO = Path(__file__).resolve().parent.parent
+Z3 = api.InferOptions(backend="z3")
+A, B, C = z3.Bools("a b c")
+N, M = z3.Ints("n m")
+S = z3.String("s")
+ATOMS = [A, B, C, N == 0, N == 1, N >= 2, M == N, z3.Length(S) == 0, S == z3.StringVal("x"), N + M == 3]
+
+
+def _formulas(depth: int) -> st.SearchStrategy[z3.BoolRef]:
+    leaf = st.sampled_from(ATOMS)
+    if depth == 0:
+        return leaf
+    sub = _formulas(depth - 1)
+    return st.one_of(leaf, st.builds(z3.Not, sub), st.builds(lambda x, y: z3.And(x, y), sub, sub),
+                     st.builds(lambda x, y: z3.Or(x, y), sub, sub),
+                     st.builds(lambda x, y, z: z3.If(x, y, z), sub, sub, sub))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(ATOMS), st.booleans()), max_size=4), _formulas(3))
+def test_entailed_only_where_the_solver_proves_it(literals: list[tuple[z3.BoolRef, bool]], formula: z3.BoolRef):
+    lits = [atom if positive else z3.Not(atom) for atom, positive in literals]
+    if entailed(lits, formula):
+        s = z3.Solver()
+        s.add(*lits, z3.Not(formula))
+        assert s.check() == z3.unsat, (lits, formula)
+
+
+def test_entailed_sees_constants_fixed_by_equalities():
+    assert entailed([N == 0], z3.And(z3.Not(N == 1), N < 2))
+    assert entailed([A, z3.Not(B)], z3.Or(z3.And(A, z3.Not(B)), C))
+    assert not entailed([N >= 2], z3.Not(N == 1))  # true, but only the solver sees it
+    assert not entailed([], A)
+
+
+TARGETS = ["samples/door.py:Door", "samples/int_queue.py:IntQueue", "samples/stack.py:BoundedStack",
+           "samples/turnstile.py:Turnstile", "samples/text_buffer.py:TextBuffer", "samples/tag_set.py:TagSet",
+           "samples/account.py:Account", "benchmarks/contractor_net/enriched_door.py:EnrichedDoor",
+           "benchmarks/contractor_net/microwave.py:Microwave", "benchmarks/contractor_net/mp3_player.py:Mp3Player",
+           "benchmarks/contractor_net/linear.py:Linear", "benchmarks/contractor_net/elevator.py:Elevator"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_state_invariants_as_with_the_solver_alone(target: str, monkeypatch: pytest.MonkeyPatch):
+    path, cls = target.split(":")
+    shortcut = api.infer(f"{REPO / path}:{cls}", Z3)
+    monkeypatch.setattr(readable, "entailed", lambda lits, formula: False)
+    solver_only = api.infer(f"{REPO / path}:{cls}", Z3)
+    assert [(s.id, s.invariant, s.executable) for s in shortcut.states] == \
+        [(s.id, s.invariant, s.executable) for s in solver_only.states]
+    assert shortcut.stats.queries <= solver_only.stats.queries
+    if cls in ("Door", "EnrichedDoor", "Linear"):
+        assert shortcut.stats.queries < solver_only.stats.queries
