@@ -5,7 +5,7 @@ contract-annotated projects fetched elsewhere): each class runs in its own subpr
 with a wall-clock limit, and the table gives the exit code, states, transitions (may),
 findings, unknowns and seconds. Nothing is copied; the classes are analysed in place.
 
-    python benchmarks/survey.py PATH... [--backend z3] [--limit SECONDS] [--jobs N] [--out DIR]
+    python benchmarks/survey.py PATH... [--backend z3] [--limit SECONDS] [--budget SECONDS] [--jobs N] [--out DIR]
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ def classes_in(path: Path) -> list[str]:
     return targets
 
 
-def run_one(target: str, backend: str, limit: float, out: Path) -> Outcome:
+def run_one(target: str, backend: str, limit: float, out: Path, budget: float | None = None) -> Outcome:
     cmd = [sys.executable, "-m", "contractor", "infer", target, "--backend", backend,
+           *(["--budget", str(budget)] if budget is not None else []),
            "--format", "json", "--quiet", "--no-svg", "--no-html",
            "--out", str(out / target.replace("/", "_").replace(":", "_"))]
     start = time.perf_counter()
@@ -80,12 +81,13 @@ def main() -> int:
     parser.add_argument("--backend", default="z3")
     parser.add_argument("--limit", type=float, default=60.0, help="wall-clock seconds per class")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--budget", type=float, default=None, help="contractor's --budget per class")
     parser.add_argument("--out", type=Path, default=None, help="where the outputs go (default: a temp dir)")
     args = parser.parse_args()
     targets = [t for p in args.paths for t in classes_in(p)]
     out = args.out or Path(tempfile.mkdtemp(prefix="contractor-survey-"))
     with ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda t: run_one(t, args.backend, args.limit, out), targets))
+        outcomes = list(pool.map(lambda t: run_one(t, args.backend, args.limit, out, args.budget), targets))
     print(f"{'target':70} {'exit':>4} {'s':>6} {'states':>6} {'trans':>6} {'may':>4} {'find':>4} {'unk':>4}")
     for o in outcomes:
         code = "kill" if o.exit_code is None else str(o.exit_code)

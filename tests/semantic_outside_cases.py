@@ -305,3 +305,30 @@ class C:
         self.head = None
         self.tail = None
 ''', {"head": [None, Box()], "tail": [None, Box()]}))
+
+OUTSIDE_CASES.append(
+    # a parameter typed as another class of the file is an untyped value (semantics.params):
+    # the caller's object, None too (annotations are not enforced); it used to make the
+    # method's enabledness unknown
+    Case("parameter_typed_as_another_class", '''from typing import Optional
+
+
+class Node:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+class C:
+    def __init__(self) -> None:
+        self.head: Optional[Node] = None
+
+    def put(self, node: Node) -> None:
+        if self.head is not None:
+            raise ValueError("full")
+        self.head = node
+
+    def take(self) -> None:
+        if self.head is None:
+            raise ValueError("empty")
+        self.head = None
+''', {"head": [None, Box()]}, {"put": {"node": [None, Box()]}}))

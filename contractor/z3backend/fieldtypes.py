@@ -4,8 +4,10 @@ A field's declared type is kept where z3 models it. A declared type z3 does not 
 (`Optional[Node]`, `list[Node]`, `socket.socket`, ...) makes the field an *opaque* value, as
 an untyped field is: z3 tracks its identity, None-ness and truthiness, and reads and calls
 on it are unknown results. Not when the field may hold the analysed object itself (a type
-naming its class or one of its bases, or `Any`): calls through it could change `self`,
-which an opaque value's havoc does not cover, so such a field stays not understood.
+naming its class or one of its bases in the same file): calls through it could change
+`self`, which an opaque value's havoc does not cover, so such a field stays not understood.
+A type not understood (`Any`, an imported class) is opaque, as an untyped value is: such
+values are taken to be other objects than `self` (README, "What is assumed").
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ def modelled(t: TypeRef) -> bool:
 
 
 def may_hold_self(t: TypeRef, model: ClassModel) -> bool:
-    """Whether a value of `t` may be the analysed object (its class, a base, or not understood)."""
-    if t.kind == "any":
-        return True
+    """Whether a value of `t` may be the analysed object (its class or a base of the file)."""
     if t.kind == "class" and (t.name is None or t.name in _own_classes(model)):
         return True
     return any(may_hold_self(a, model) for a in t.args)

@@ -26,6 +26,7 @@ from contractor.z3backend.state import ExecState, Frame, Loop
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
+    from contractor.z3backend.escape import Escape
     from contractor.z3backend.handlers import Caught
     from contractor.z3backend.mapcalls import DictView, MapMethod
     from contractor.z3backend.seqcalls import Reversed
@@ -43,6 +44,7 @@ class ExecutorHost:
 
     # -- the executor's state (Executor.__init__) ------------------------------------
     model: ClassModel
+    escape: Escape | None
     constants: dict[str, Any]
     unroll: int
     state: ExecState

@@ -13,6 +13,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import Method, TypeKind, TypeRef
 from contractor.z3backend import values as V
 from contractor.z3backend.basecalls import unreadable_base
+from contractor.z3backend.fieldtypes import modelled
 from contractor.z3backend.state import Frame
 from contractor.z3backend.values import Val
 
@@ -47,14 +48,14 @@ class InlineCalls(_Host):
                 raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
             bound[k] = a
         for p in params:
-            if p.name not in bound and unknown_rest and p.type is not None and p.type.kind not in ("any", "class"):
+            if p.name not in bound and unknown_rest and p.type is not None and modelled(p.type):
                 bound[p.name] = self.fresh(p.type, p.name)
             if p.name not in bound:
                 if p.default is None:
                     raise UnsupportedConstruct(f"missing argument {p.name} to {method.name}()", self.loc(node))
                 bound[p.name] = self.eval(p.default)
-            if p.type is not None and isinstance(bound[p.name], Val) and p.type.kind not in ("any", "class"):
-                bound[p.name] = V.coerce(bound[p.name], p.type)
+            if p.type is not None and isinstance(bound[p.name], Val) and modelled(p.type):
+                bound[p.name] = V.coerce(bound[p.name], p.type)  # (a Node-typed one stays as passed)
         return bound
 
     def call_method(self, oid: int, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST,

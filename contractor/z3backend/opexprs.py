@@ -118,8 +118,8 @@ class OperatorEvaluator(_Host):
         return result
 
     def contains_unmodelled(self, left: Val, node: ast.Compare) -> z3.BoolRef:
-        """`left in x` where z3 does not model x (a Mapping[ast.AST, Any] field): its
-        __contains__ is code outside the analysed source, answering either way (the
+        """`left in x` where z3 does not model x (a Mapping[ast.AST, Any] field, an untyped
+        object): its __contains__ is code outside the analysed source, answering either way (the
         answers using it are may) and possibly raising (a finding, never a guard)."""
         fails = self.fresh(BOOL, "raises!in")
         self.outside_raise_if(fails.z, "an exception from `in`", node)
@@ -138,8 +138,10 @@ class OperatorEvaluator(_Host):
                     self.guard = z3.And(self.guard, parts[-1])
                     left = right
                     continue
-                if isinstance(right, Val) and right.kind == "any" and isinstance(op, (ast.In, ast.NotIn)) \
-                        and left.kind != "class":
+                if isinstance(right, Val) and isinstance(op, (ast.In, ast.NotIn)) and left.kind != "class" and (
+                        right.kind == "any" or (right.kind == "opaque" and not self.caller_chosen(right))):
+                    # its __contains__ (hashing the key) is outside code; the caller's own
+                    # object answers as the caller likes (compare, below)
                     c = self.contains_unmodelled(left, node)
                     c = c if isinstance(op, ast.In) else z3.Not(c)
                 elif not isinstance(right, Val) or right.kind == "any":

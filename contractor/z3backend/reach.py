@@ -31,6 +31,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import constant_names
+from contractor.z3backend.escape import may_be_self
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ class Reach(_Host):
 
     def hand_out(self, node: ast.expr, v: Any) -> None:
         """Outside code got `v` (the value of `node`): what it can change in it, changes."""
+        if self.escape is not None and may_be_self(v):
+            raise UnsupportedConstruct(f"outside code handed an untyped value, which may be the object itself: "
+                                       f"{self.escape}", self.loc(node))
         if not isinstance(v, Val) or not holds_mutable(v.type):
             return
         act = self.active()

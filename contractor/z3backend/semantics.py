@@ -22,8 +22,9 @@ from contractor.errors import TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
+from contractor.z3backend.escape import Escape, self_escape
 from contractor.z3backend.executor import Executor
-from contractor.z3backend.fieldtypes import modelled, z3_field_type
+from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
@@ -80,12 +81,6 @@ def class_defaults(model: ClassModel) -> dict[str, Val]:
     return out
 
 
-def _names_a_class(t: TypeRef) -> bool:
-    """Whether a value of `t` may be an object of a user class (the analysed one included:
-    as an untyped value, calls on it would not be seen to change `self`)."""
-    return t.kind == "class" or any(_names_a_class(a) for a in t.args)
-
-
 def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
     """The call's result where its path was not followed to the end (a loop past the
     bound, recursion past the inlining depth, an untranslated statement): arbitrary, of
@@ -138,6 +133,7 @@ class ClassSemantics:
     deadline: float | None = None
     fields: dict[str, Val] = field(init=False)
     constants: dict[str, Any] = field(init=False)
+    escape: Escape | None = field(init=False)
     wf: z3.BoolRef = field(init=False)
     invariant: z3.BoolRef = field(init=False)
     enabled: dict[str, z3.BoolRef] = field(init=False)
@@ -151,6 +147,7 @@ class ClassSemantics:
     def __post_init__(self) -> None:
         self.runs = {}
         self.constants = dict(self.model.module_constants)
+        self.escape = self_escape(self.model)  # where `self` is handed out, if anywhere (escape.py)
         self.inexact = {}
         self.unknowns = []
         self.quantified = {}
@@ -219,7 +216,7 @@ class ClassSemantics:
         return dict(zip(formulas, push_all([z3.substitute(f, *pairs) for f in formulas.values()])))
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
-        return Executor(self.model, self.constants, self.unroll, state, prefix)
+        return Executor(self.model, self.constants, self.unroll, state, prefix, self.escape)
 
     def conditions(self, conds: tuple[Condition, ...], fields: dict[str, Val], params: dict[str, Val],
                    label: str, extra: dict[str, Val] | None = None, old: dict[str, Val] | None = None,
@@ -277,13 +274,15 @@ class ClassSemantics:
     def params(self, method: Method, prefix: str) -> dict[str, Val]:
         out = {}
         for p in method.params:
-            if p.type is not None and not modelled(p.type) and not _names_a_class(p.type):
+            if p.type is not None and not modelled(p.type) and not may_hold_self(p.type, self.model):
                 # a type z3 does not model (ast.AST, dict[str, Any], ...): an untyped value,
                 # which can be anything the type allows and more (opaque.py)
                 out[p.name] = V.fresh(TypeRef(TypeKind.OPAQUE), f"{prefix}{p.name}")
                 continue
-            if p.type is None or not modelled(p.type):
-                raise UnsupportedConstruct(f"parameter `{p.name}` without a bool/int/float/str/Enum/Optional/list type")
+            if p.type is None:
+                raise UnsupportedConstruct(f"parameter `{p.name}` without a type")
+            if not modelled(p.type):  # calls on it could change the analysed object
+                raise UnsupportedConstruct(f"parameter `{p.name}` of type {p.type}, which may be the object itself")
             out[p.name] = V.fresh(p.type, f"{prefix}{p.name}")
         return out
 

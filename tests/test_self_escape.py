@@ -1,0 +1,93 @@
+"""`self` handed out (z3backend/escape.py): once a class stores `self` where an untyped value
+can bring it back, a call on an untyped value may change the object's own fields. Before,
+such a call havocked only the untyped value, and the transition it made was lost.
+
+Checked by running call sequences on the real class: every step must be a transition of
+the typestate (the brute force cannot: its domain objects never hold themselves).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bruteforce import Runner
+from runtime_contracts import load_class, read_contracts
+from typestate_check import tool_initial, tool_transitions
+
+from contractor.api import InferOptions, infer
+
+PARENT = '''from typing import Any
+
+
+class C:
+    def __init__(self) -> None:
+        self.parent{annotation} = None
+        self.n = 0
+
+    def link(self) -> None:
+        self.parent = self
+
+    def poke(self) -> None:
+        if self.parent is None:
+            raise ValueError("no parent")
+        self.parent.bump()
+
+    def bump(self) -> None:
+        self.n = 1
+
+    def reset(self) -> None:
+        if self.n == 0:
+            raise ValueError("zero")
+        self.n = 0
+'''
+
+HANDLER = '''class Handler:
+    def __init__(self, owner) -> None:
+        self.owner = owner
+
+    def fire(self) -> None:
+        self.owner.n = 1
+
+
+class C:
+    def __init__(self) -> None:
+        self.handler = Handler(self)
+        self.n = 0
+
+    def poke(self) -> None:
+        self.handler.fire()
+
+    def reset(self) -> None:
+        if self.n == 0:
+            raise ValueError("zero")
+        self.n = 0
+'''
+
+CASES = {
+    "field_set_to_self_untyped": (PARENT.format(annotation=""), ("link", "poke", "reset")),
+    "field_set_to_self_any": (PARENT.format(annotation=": Any"), ("link", "poke", "reset")),
+    "handler_holding_self": (HANDLER, ("poke", "reset", "poke")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_call_on_an_untyped_value_may_change_the_object_once_self_escaped(name: str, tmp_path: Path) -> None:
+    source, sequence = CASES[name]
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    ts = infer(f"{path}:C", InferOptions(backend="z3"))
+    cls = load_class(path, "C")
+    runner = Runner(read_contracts(cls, actions=tuple(ts.methods), preconditions=ts.preconditions), {})
+    obj = cls()
+    before = runner.state(obj)
+    assert before in tool_initial(ts)
+    transitions = tool_transitions(ts)
+    for method in sequence:
+        after = runner.run(method, obj, {})
+        assert after is not None, f"{method} raised"
+        now = runner.state(after)
+        assert (before, method, now) in transitions, \
+            f"{sorted(before)} --{method}--> {sorted(now)} is missing; {sorted(transitions)}"
+        obj, before = after, now
+    assert any("handed out" in u.construct for u in ts.unknowns), ts.unknowns
