@@ -91,3 +91,31 @@ def test_a_call_on_an_untyped_value_may_change_the_object_once_self_escaped(name
             f"{sorted(before)} --{method}--> {sorted(now)} is missing; {sorted(transitions)}"
         obj, before = after, now
     assert any("handed out" in u.construct for u in ts.unknowns), ts.unknowns
+
+
+def test_a_handle_returned_to_the_caller_is_not_an_escape(tmp_path: Path) -> None:
+    """`return Writer(self)` (zipfile's open): the caller holds the handle; calls on untyped
+    values inside the class's methods still cannot reach the object, and are followed."""
+    path = tmp_path / "handle.py"
+    path.write_text('''class Writer:
+    def __init__(self, owner) -> None:
+        self.owner = owner
+
+
+class C:
+    def __init__(self, fp) -> None:
+        self.fp = fp
+        self.n = 0
+
+    def open(self):
+        self.n = 1
+        return Writer(self)
+
+    def write(self) -> None:
+        if self.n == 0:
+            raise ValueError("not open")
+        self.fp.write(b"x")
+''')
+    ts = infer(f"{path}:C", InferOptions(backend="z3"))
+    assert not any("handed out" in u.construct for u in ts.unknowns), ts.unknowns
+    assert not any(u.method == "write" for u in ts.unknowns), ts.unknowns  # fp.write is followed

@@ -9,6 +9,7 @@ finds the first such place in the class's methods, syntactically; the executor t
 every call handing outside code an untyped value as reaching `self` (unknown, may).
 
 Not an escape: `self.x` and `self.m(...)`, `return self` (the caller already holds it),
+`return Handle(self)` (a handle for the caller: see _returned_handle),
 `x is self`, formatting it (`f"{self}"`, `repr(self)`), `with self`, the builtins that
 only look at it (`isinstance`, `type`, `id`, `hasattr`, `getattr`, `len`, `bool`,
 `hash`, `print`, `super`), `sys.audit` (observes, see outside.py) and a base class's
@@ -48,10 +49,20 @@ def self_escape(model: ClassModel) -> Escape | None:
             parents = {id(c): p for p in ast.walk(stmt) for c in ast.iter_child_nodes(p)}
             for node in ast.walk(stmt):
                 if isinstance(node, ast.Name) and node.id == "self" and \
-                        _hands_out(node, parents.get(id(node)), own):
+                        _hands_out(node, parents.get(id(node)), own) and not _returned_handle(node, parents):
                     parent = parents.get(id(node), node)
                     found.append(Escape(name, getattr(node, "lineno", 0), ast.unparse(parent)[:60]))
     return min(found, key=lambda e: (e.line, e.method)) if found else None
+
+
+def _returned_handle(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """`return Handle(self, ...)`: the handle goes to the caller, who may change the object
+    through it later, between its method calls (ZipFile.open's writer): outside the
+    typestate's model of an object changed by its own methods (README, "What is assumed")."""
+    parent = parents.get(id(node))
+    while isinstance(parent, ast.Call) and node in parent.args:
+        node, parent = parent, parents.get(id(parent))
+    return isinstance(parent, ast.Return) and isinstance(node, ast.Call)
 
 
 def _hands_out(node: ast.Name, parent: ast.AST | None, own: set[str]) -> bool:
