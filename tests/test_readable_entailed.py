@@ -1,6 +1,7 @@
-"""The readable invariants' solver-free sufficiency test (readable.entailed): it only ever
-says "entailed" where the solver proves it, and the state invariants of every sample and
-Contractor.NET class are the same with it as with the solver alone (it saves queries only)."""
+"""The readable invariants' solver-free shortcuts (readable.entailed, and prefer_equalities
+taking a term's value from a literal `term == c`): entailed only ever says "entailed" where
+the solver proves it, and the state invariants of the samples and Contractor.NET classes
+are the same with the shortcuts as with the solver alone (they save queries only)."""
 
 from __future__ import annotations
 
@@ -62,9 +63,35 @@ def test_state_invariants_as_with_the_solver_alone(target: str, monkeypatch: pyt
     path, cls = target.split(":")
     shortcut = api.infer(f"{REPO / path}:{cls}", Z3)
     monkeypatch.setattr(readable, "entailed", lambda lits, formula: False)
+    monkeypatch.setattr(readable, "_fixed", lambda lits: {})
     solver_only = api.infer(f"{REPO / path}:{cls}", Z3)
     assert [(s.id, s.invariant, s.executable) for s in shortcut.states] == \
         [(s.id, s.invariant, s.executable) for s in solver_only.states]
     assert shortcut.stats.queries <= solver_only.stats.queries
-    if cls in ("Door", "EnrichedDoor", "Linear"):
+    if cls in ("Door", "EnrichedDoor", "Linear", "IntQueue"):
         assert shortcut.stats.queries < solver_only.stats.queries
+
+
+@pytest.mark.parametrize("make", [
+    lambda n, m: [n == 2],
+    lambda n, m: [z3.IntVal(2) == n],
+    lambda n, m: [n == 2, n <= 3, m >= 1],
+    lambda n, m: [n <= 3, z3.IntVal(1) == n, z3.Not(m == 0)],
+    lambda n, m: [m == 0, n >= 3, n <= 3],
+])
+def test_prefer_equalities_as_with_the_solver_alone(make, monkeypatch: pytest.MonkeyPatch):
+    n, m = z3.Ints("n m")
+    lits = make(n, m)
+
+    def run() -> tuple[list[z3.BoolRef], int]:
+        solver = z3.Solver()
+        solver.add(n >= 0, n <= 5, m >= 0)
+        asked = []
+        return readable.prefer_equalities(list(lits), solver, lambda: asked.append(1)), len(asked)
+
+    shortcut, fewer = run()
+    monkeypatch.setattr(readable, "_fixed", lambda lits: {})
+    solver_only, more = run()
+    assert len(shortcut) == len(solver_only) and all(a.eq(b) for a, b in zip(shortcut, solver_only)), \
+        (shortcut, solver_only)
+    assert fewer < more or not any(z3.is_eq(x) for x in lits)

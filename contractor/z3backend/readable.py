@@ -173,12 +173,16 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count: Callable
     if solver.check(*lits) != z3.sat:
         return lits
     model = solver.model()
+    fixed = _fixed(lits)
     out = list(lits)
     for key, term in subjects.items():
-        value = model.eval(term, model_completion=True)
-        count()
-        if solver.check(*lits, term != value) != z3.unsat:
-            continue
+        if key in fixed:  # a literal `term == c` leaves it c (what the check below would prove)
+            value = fixed[key]
+        else:
+            value = model.eval(term, model_completion=True)
+            count()
+            if solver.check(*lits, term != value) != z3.unsat:
+                continue
         replaced = [i for i, lit in enumerate(out) if (t := _subject(lit)) is not None and t.get_id() == key]
         equality = term == value
         if len(replaced) == 1 and out[replaced[0]].eq(equality):
@@ -187,6 +191,19 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count: Callable
         out = [lit for i, lit in enumerate(out) if i not in replaced[1:]]
         out[first] = equality
     return [_tight(lit, out, solver, count) for lit in out]
+
+
+def _fixed(lits: list[z3.BoolRef]) -> dict[int, z3.ExprRef]:
+    """Term id -> the constant a positive literal `term == c` (or `c == term`) fixes it to."""
+    out: dict[int, z3.ExprRef] = {}
+    for lit in lits:
+        if z3.is_eq(lit):
+            a, b = lit.children()
+            if _constant(b) and not _constant(a):
+                out.setdefault(a.get_id(), b)
+            elif _constant(a) and not _constant(b):
+                out.setdefault(b.get_id(), a)
+    return out
 
 
 def _tight(lit: z3.BoolRef, lits: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None]) -> z3.BoolRef:
