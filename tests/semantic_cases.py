@@ -993,3 +993,34 @@ CASES += [
 ''', {"s": [set(c) for n in range(3) for c in __import__("itertools").combinations([0, 1, 2], n)]},
          {"add": {"x": [-1, 0, 1, 2, 3]}, "drop": {"x": [-1, 0, 1, 2, 3]}}, exact=False),
 ]
+CASES.append(
+    # recursion through several helpers (_a -> _b -> _a ...): a call from one method to
+    # another that is being inlined already is not followed again (the path is unknown
+    # there: its answers may), and no transition is lost
+    Case("mutual_recursion_is_cut_where_it_repeats", '''class C:
+    def __init__(self) -> None:
+        self.n = 3
+        self.open = True
+
+    def drain(self) -> None:
+        if not self.open:
+            raise ValueError("closed")
+        self._a()
+
+    def _a(self) -> None:
+        if self.n > 0:
+            self.n -= 1
+            self._b()
+
+    def _b(self) -> None:
+        self._a()
+
+    def close(self) -> None:
+        self.open = False
+
+    def refill(self) -> None:
+        if self.n > 0:
+            raise ValueError("not empty")
+        self.n = 3
+        self.open = True
+''', {"n": [0, 1, 2, 3], "open": BOOLS}, exact=False, unknown="recursion"))

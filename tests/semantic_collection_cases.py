@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from semantic_cases import Case
+from semantic_cases import BOOLS, Case
 
 BITS3 = [list(t) for n in range(4) for t in itertools.product([0, 1], repeat=n)]
 SUBSETS = [set(c) for n in range(4) for c in itertools.combinations([0, 1, 2], n)]
@@ -237,3 +237,68 @@ class C:
             raise IndexError("empty")
         return self.items.pop()
 ''', {"items": [None, [], [1]]}, {"__init__": {"xs": [None, [], [1]], "k": [False, True]}}, exact=False))
+COLLECTION_CASES.append(
+    # `del name` unbinds a local where it runs: reading it afterwards raises
+    # UnboundLocalError, a Python exception and not a raise guard (step is enabled where
+    # flag is set, and never finishes there); a name bound again after `del` reads again
+    Case("del_of_a_local_unbinds_it", '''class C:
+    """inv: 0 <= self.n <= 2"""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.flag = False
+
+    def step(self) -> None:
+        x = self.n
+        if self.flag:
+            del x
+        if x >= 2:
+            raise ValueError("full")
+        self.n = x + 1
+
+    def toggle(self) -> None:
+        self.flag = not self.flag
+
+    def again(self) -> None:
+        y = 0
+        del y
+        y = self.n
+        if y == 0:
+            raise ValueError("empty")
+        del y
+        self.n = 0
+''', {"n": [0, 1, 2], "flag": BOOLS}))
+COLLECTION_CASES.append(
+    # `del xs[a:b]` (clamped as Python clamps it, never raising), `del xs[i]` (IndexError
+    # where out of range, not a guard) and `del d[k]` (KeyError where absent)
+    Case("del_of_list_slices_items_and_dict_keys", '''class C:
+    """inv: len(self.items) <= 2 and len(self.seen) <= 1"""
+
+    def __init__(self) -> None:
+        self.items: list[int] = []
+        self.seen: dict[int, bool] = {}
+
+    def add(self, x: int) -> None:
+        if len(self.items) >= 2:
+            raise ValueError("full")
+        self.items.append(x)
+        self.seen = {x: True}
+
+    def drop_head(self, k: int) -> None:
+        del self.items[:k]
+
+    def drop_tail(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        del self.items[-1:]
+
+    def drop_at(self, i: int) -> None:
+        del self.items[i]
+
+    def forget(self, x: int) -> None:
+        if not self.seen:
+            raise ValueError("nothing seen")
+        del self.seen[x]
+''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]], "seen": [{}, {0: True}, {1: True}]},
+        {"add": {"x": [0, 1]}, "drop_head": {"k": [-1, 0, 1, 3]}, "drop_at": {"i": [-3, -1, 0, 1]},
+         "forget": {"x": [0, 1]}}))

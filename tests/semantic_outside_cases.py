@@ -332,3 +332,66 @@ class C:
             raise ValueError("empty")
         self.head = None
 ''', {"head": [None, Box()]}, {"put": {"node": [None, Box()]}}))
+OUTSIDE_CASES.append(
+    # `del obj[k]` on an untyped object runs its __delitem__ (outside code): the object
+    # may change (here it empties, so `use` is disabled after it), and its KeyError is a
+    # finding, not a guard
+    Case("del_of_an_item_of_an_untyped_object", '''def make():
+    return {}
+
+
+class C:
+    def __init__(self) -> None:
+        self.buf = make()
+
+    def put(self) -> None:
+        self.buf[1] = 2
+
+    def remove(self) -> None:
+        del self.buf[1]
+
+    def use(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+''', {"buf": [{}, {1: 2}]}, exact=False))
+OUTSIDE_CASES.append(
+    # a list of untyped values is a new untyped object holding them: outside code handed
+    # the list may change the objects it holds (fill empties or fills the buffer through
+    # the list), whether the list was written `[a, b]`, filled by append on `[]`, or
+    # appended to after it was built
+    Case("a_list_of_untyped_values_holds_them", '''def fill(parts):
+    for p in parts:
+        if isinstance(p, list):
+            p.append(1)
+
+
+def drain(parts):
+    for p in parts:
+        if isinstance(p, list):
+            p.clear()
+
+
+class C:
+    def __init__(self, buf) -> None:
+        self.buf = buf
+
+    def add(self) -> None:
+        fill([self.buf, 0])
+
+    def add_later(self) -> None:
+        parts = []
+        parts.append(self.buf)
+        fill(parts)
+
+    def add_appended(self) -> None:
+        parts = [0, "a"]
+        parts.append(self.buf)
+        fill(parts)
+
+    def empty(self) -> None:
+        drain([self.buf])
+
+    def flush(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+''', {"buf": [[], [1]]}, {"__init__": {"buf": [[], [1]]}}, exact=False))

@@ -155,6 +155,7 @@ class CallEvaluator(_Host):
             # here on an untyped object (opaque.py), the same one on every path, holding an
             # item (so true) where this call ran
             new = self.new_object(z3.BoolVal(True))
+            self.note_holds(new, args[-1:])
             self.frame.locals[m.target.id] = Val(OPAQUE, O.make(O.oid(new), z3.BoolVal(False), self.active()))
             return V.NONE_VAL
         if lst.z is None:

@@ -25,6 +25,7 @@ from contractor.z3backend import values as V
 from contractor.z3backend.aggregates import Aggregates
 from contractor.z3backend.basecalls import BaseCalls
 from contractor.z3backend.comprehensions import Comprehensions
+from contractor.z3backend.deletes import DeleteExecutor
 from contractor.z3backend.escape import Escape
 from contractor.z3backend.exprs import ExprEvaluator
 from contractor.z3backend.handlers import HandlerExecutor
@@ -43,7 +44,8 @@ from contractor.z3backend.z3util import Assumptions
 
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
-               Aggregates, SetAlgebra, LoopExecutor, OutsideEvaluator, Reach, BaseCalls, HandlerExecutor):
+               Aggregates, SetAlgebra, LoopExecutor, OutsideEvaluator, Reach, BaseCalls, HandlerExecutor,
+               DeleteExecutor):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,

@@ -23,6 +23,7 @@ from contractor.z3backend.callexprs import CallEvaluator
 from contractor.z3backend.mapcalls import MapMethod
 from contractor.z3backend.opexprs import OperatorEvaluator
 from contractor.z3backend.outside import External, Member
+from contractor.z3backend.reach import holdable
 from contractor.z3backend.refs import BoundMethod, EnumClass, ListMethod, OldNamespace, StrMethod
 from contractor.z3backend.state import TRUE
 from contractor.z3backend.values import Val
@@ -163,6 +164,15 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         items = [self.eval(e) for e in node.elts]
         if not items:
             return Val(TypeRef(TypeKind.LIST), None)
+        if any(v.kind not in V.SCALARS for v in items):
+            # a list of untyped values (or of mixed types): z3 has no sequence of them, so
+            # it is a new untyped object holding its items (outside code handed it may
+            # change them: reach.py), true as it is not empty
+            if not all(holdable(v, e) for v, e in zip(items, node.elts)):
+                raise self.unsupported(node, f"a list of {items[0].type}")
+            new = self.new_object(z3.BoolVal(True))
+            self.note_holds(new, items)
+            return Val(TypeRef(TypeKind.OPAQUE), new)
         t = items[0].type
         for v in items[1:]:
             t = V.join_type(t, v.type)

@@ -97,13 +97,6 @@ class HandlerExecutor(_Host):
             self.run_with(node, writes)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.store(ast.Name(node.name, ast.Store()), self.fresh(OPAQUE, node.name))
-        elif isinstance(node, ast.Delete) and all(isinstance(t, (ast.Name, ast.Subscript)) for t in node.targets):
-            for t in node.targets:  # del x: not read again on paths Python lets finish
-                if isinstance(t, ast.Subscript):  # del v[i] on an untyped value: outside code
-                    v = self.eval_any(t.value)
-                    if getattr(v, "kind", None) != "opaque":
-                        return False
-                    self.hand_out(t.value, v)
         elif isinstance(node, ast.Raise) and node.exc is None:
             self.reraise(node)
         else:

@@ -65,6 +65,10 @@ class InlineCalls(_Host):
             return self.call_unreadable(oid, method, args, kwargs, node)
         if self.state.depth >= MAX_INLINE_DEPTH:
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
+        if (self.frame.method, name) in _call_edges([*(f.method for f in self.callers), self.frame.method]):
+            # recursion: a call from this method to that one is being inlined already; one
+            # more round would only repeat it (connect -> _tunnel -> send -> connect ...)
+            raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
         bound = self.bind(method, args, kwargs, node, unknown_rest)
         return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
 
@@ -103,6 +107,11 @@ class InlineCalls(_Host):
         if init is not None:
             self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
         return Val(TypeRef(TypeKind.CLASS, name=self.model.name), oid)
+
+
+def _call_edges(stack: list[str]) -> set[tuple[str, str]]:
+    """The (caller, callee) pairs of the methods being inlined, outermost first."""
+    return set(zip(stack, stack[1:]))
 
 
 def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:

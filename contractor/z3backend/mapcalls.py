@@ -1,5 +1,5 @@
 """Executor mixin: set and dict operations (their z3 terms are in mappings.py): literals,
-lookups, item assignment and `del`, and the methods add, discard, remove, get, pop,
+lookups, item assignment, and the methods add, discard, remove, get, pop,
 setdefault, clear, update, keys, values, items."""
 
 from __future__ import annotations
@@ -91,27 +91,6 @@ class MapCalls(_Host):
         if d.z is None:
             d = V.coerce(d, TypeRef(TypeKind.DICT, (k.type, v.type)))
         self.store(target.value, put(d, k, v))
-
-    def delete_stmt(self, node: ast.Delete) -> None:
-        for t in node.targets:
-            if not isinstance(t, ast.Subscript) or isinstance(t.slice, ast.Slice):
-                raise UnsupportedConstruct(f"del of a {type(t).__name__}", self.loc(t))
-            c = self.eval(t.value)
-            if c.kind == "list" and c.z is not None:  # del xs[i]
-                i = V.to_int(self.eval(t.slice))
-                n = z3.Length(c.z)
-                self.raise_if(z3.Or(i < -n, i >= n), "IndexError", t)
-                j = z3.If(i < 0, i + n, i)
-                self.store(t.value, Val(c.type, z3.Concat(z3.Extract(c.z, 0, j), z3.Extract(c.z, j + 1, n - j - 1))))
-                continue
-            if c.kind != "dict":
-                raise UnsupportedConstruct(f"del of an item of a {c.type}", self.loc(t))
-            k = self.eval(t.slice)
-            if c.z is None:
-                self.raise_if(TRUE, "KeyError", t)
-                continue
-            self.raise_if(z3.Not(P.contains(k, c)), "KeyError", t)
-            self.store(t.value, drop(c, k))
 
     def call_map_method(self, m: MapMethod, node: ast.Call) -> Val | DictView:
         if node.keywords:

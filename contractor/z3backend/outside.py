@@ -164,6 +164,9 @@ class OutsideEvaluator(_Host):
         if isinstance(target, Member):
             self.none_raises(target.base, "AttributeError", node)
             self.hand_out(target.node, target.base)  # a method may change its object
+            if target.base.kind == "opaque" and any("!new!" in n for n in self._names(O.oid(target.base.z))):
+                # `items.append(x)` on a list built here (a new object): it holds x now
+                self.note_holds(target.base.z, [v for v in values if isinstance(v, Val)])
         elif isinstance(target, Val) and target.kind == "opaque":
             self.none_raises(target, "TypeError", node)
             self.hand_out(node.func, target)

@@ -67,6 +67,9 @@ class Reach(_Host):
         for identity, truth in self._opaque_parts(v):
             self.check_time(node)
             self._retruth_everywhere(identity, truth, act)
+            for item in self._held_by(identity):  # and what a list built here holds
+                for held, held_truth in self._opaque_parts(item):
+                    self._retruth_everywhere(held, held_truth, act)
         if not holds_container(v.type):
             return
         if _empty_literal(v):
@@ -85,6 +88,32 @@ class Reach(_Host):
                                        self.loc(node))
         current = self.eval(node)  # after the opaque parts changed
         self.store(node, V.ite(act, self._new_contents(current), current))
+
+    def note_holds(self, new: z3.ExprRef, items: list[Val]) -> None:
+        """The new untyped object `new` (a list built here) holds `items`: outside code
+        handed it may change their untyped objects too."""
+        held = [v for v in items if v.kind in ("opaque", "tuple")]
+        if not held:
+            return
+        holds: dict[str, list[Val]] = self.__dict__.setdefault("_holds", {})
+        for name in self._names(O.oid(new)):
+            holds.setdefault(name, []).extend(held)
+
+    def _held_by(self, identity: z3.ArithRef) -> list[Val]:
+        """What the lists built here that `identity` may be hold, through lists they hold."""
+        holds: dict[str, list[Val]] = self.__dict__.get("_holds", {})
+        if not holds:
+            return []
+        out: list[Val] = []
+        seen: set[str] = set()
+        todo = [identity]
+        while todo:
+            for name in self._names(todo.pop()) & holds.keys() - seen:
+                seen.add(name)
+                for item in holds[name]:
+                    out.append(item)
+                    todo += [i for i, _ in self._opaque_parts(item)]
+        return out
 
     # -- the parts ------------------------------------------------------------------
 
@@ -184,8 +213,22 @@ def holds_container(t: TypeRef) -> bool:
     return t.kind in CONTAINERS or (t.kind in ("tuple", "optional") and any(holds_container(a) for a in t.args))
 
 
+def holdable(v: Val, node: ast.expr) -> bool:
+    """Whether a list built here may hold `v` as an untyped object's item: what outside
+    code could change in it is then tracked (its untyped objects) or seen by no other
+    place (a new container); not an object of the class or a shared container."""
+    if _names_other(v.type):
+        return False
+    return not holds_container(v.type) or (v.kind in CONTAINERS and isinstance(node, FRESH_NODES))
+
+
+def _names_other(t: TypeRef) -> bool:
+    """Whether a value of `t` may be (or hold) an object of the class or a value z3 does not model."""
+    return t.kind in ("class", "any", "undefined") or any(_names_other(a) for a in t.args)
+
+
 def _empty_literal(v: Val) -> bool:
     return v.kind in CONTAINERS and v.z is None
 
 
-__all__ = ["Reach", "holds_container", "holds_mutable"]
+__all__ = ["Reach", "holdable", "holds_container", "holds_mutable"]

@@ -101,6 +101,8 @@ class StoreExecutor(_Host):
                 self.tolerant(target.slice)
                 self.none_raises(seq, "TypeError", target)
                 self.hand_out(target.value, seq)
+                if not self.caller_chosen(seq):  # what it does to the object: outside code's choice
+                    self.note_outside("__setitem__ of an untyped object", target)
                 return
             if seq.kind != "list" or seq.z is None:
                 raise UnsupportedConstruct("item assignment", self.loc(target))

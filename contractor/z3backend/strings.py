@@ -26,6 +26,16 @@ def slice_of(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | None)
     return z3.Extract(s, start, z3.If(stop > start, stop - start, 0))
 
 
+def without_slice(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | None) -> z3.SeqRef:
+    """s after `del s[lower:upper]` (step 1): the items before the clamped start and from
+    the clamped stop on (an empty slice, stop <= start, deletes nothing)."""
+    n = z3.Length(s)
+    start = _clamp(lower, n) if lower is not None else z3.IntVal(0)
+    stop = _clamp(upper, n) if upper is not None else n
+    rest = z3.If(stop > start, stop, start)
+    return z3.Concat(z3.Extract(s, 0, start), z3.Extract(s, rest, n - rest))
+
+
 def find(s: z3.SeqRef, sub: z3.SeqRef, start: z3.ArithRef | None = None,
          end: z3.ArithRef | None = None) -> z3.ArithRef:
     """s.find(sub[, start[, end]]), as CPython: start is not clamped to len(s), so
