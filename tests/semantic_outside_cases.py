@@ -395,3 +395,54 @@ class C:
         if not self.buf:
             raise ValueError("empty")
 ''', {"buf": [[], [1]]}, {"__init__": {"buf": [[], [1]]}}, exact=False))
+OUTSIDE_CASES.append(
+    # a bytes constant and what bytes' own methods and operators give (`b"".join(...)`,
+    # `b"..." % (...)`, `str.encode`) are exactly bytes (pytypes.py): hasattr and
+    # isinstance on them have one answer, through locals, inlined calls and outside code
+    # that was handed them; send_file is never enabled (bytes has no `read`)
+    Case("bytes_values_decide_hasattr_and_isinstance", '''import collections.abc
+import io
+
+
+def source():
+    return [b"a", b"b"]
+
+
+class C:
+    def __init__(self) -> None:
+        self.parts = source()
+        self.sent = False
+
+    def send(self) -> None:
+        msg = b"\\r\\n".join(self.parts)
+        self._write(msg)
+
+    def send_formatted(self) -> None:
+        self._write(b"n=%d" % (3,))
+
+    def send_text(self, n: int) -> None:
+        self._write(str(n).encode("ascii"))
+
+    def send_file(self) -> None:
+        data = b"x" + b"y"
+        print(data)
+        if not hasattr(data, "read"):
+            raise TypeError("not a file")
+        self.sent = True
+
+    def _write(self, data) -> None:
+        print(data)
+        if hasattr(data, "read"):
+            raise TypeError("a file")
+        if isinstance(data, io.TextIOBase) or not isinstance(data, (bytes, bytearray)):
+            raise TypeError("not bytes")
+        if not isinstance(data, collections.abc.Iterable):
+            raise TypeError("not iterable")
+        self.sent = True
+
+    def reset(self) -> None:
+        if not self.sent:
+            raise ValueError("nothing sent")
+        self.sent = False
+''', {"parts": [[b"a", b"b"]], "sent": BOOLS}, {"send_text": {"n": [1]}}, exact=False,
+        findings=(("never_enabled", "send_file"),)))

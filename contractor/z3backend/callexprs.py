@@ -106,6 +106,16 @@ class CallEvaluator(_Host):
                 if isinstance(obj, Val) and obj.kind == "class" and obj.z == SELF else None
             if known is not None:  # the analysed object itself: its class's source says (selfattrs.py)
                 return Val(BOOL, z3.BoolVal(known))
+        if name in ("hasattr", "isinstance") and len(node.args) == 2 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.frame.locals:
+            # a local of a type known exactly (pytypes.py): its class answers
+            obj = self.frame.locals[node.args[0].id]
+            decided = self.decided_isinstance(obj, node.args[1]) if name == "isinstance" else (
+                self.decided_hasattr(obj, node.args[1].value)
+                if isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) else None)
+            if decided is not None:
+                self.eval_any(node.args[0])  # as Python reads it (an unbound local raises)
+                return Val(BOOL, z3.BoolVal(decided))
         if name in QUANTIFIERS:
             return self.call_quantifier(name, node)
         consumed = self.call_aggregate(name, node)  # sum/min/max/sorted/list/set/dict of an iterable

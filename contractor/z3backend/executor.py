@@ -33,6 +33,7 @@ from contractor.z3backend.inline import InlineCalls
 from contractor.z3backend.loops import LoopExecutor
 from contractor.z3backend.mapcalls import MapCalls
 from contractor.z3backend.outside import OutsideEvaluator
+from contractor.z3backend.pytypes import KnownTypes
 from contractor.z3backend.quantifiers import Quantifiers
 from contractor.z3backend.reach import Reach
 from contractor.z3backend.seqcalls import SeqCalls
@@ -45,7 +46,7 @@ from contractor.z3backend.z3util import Assumptions
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
                Aggregates, SetAlgebra, LoopExecutor, OutsideEvaluator, Reach, BaseCalls, HandlerExecutor,
-               DeleteExecutor):
+               DeleteExecutor, KnownTypes):
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,

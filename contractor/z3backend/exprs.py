@@ -80,8 +80,9 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         except UnsupportedConstruct as e:
             if isinstance(node.value, (bytes, complex, type(...))):  # an untyped constant
                 ident = zlib.crc32(repr(node.value).encode()) + 1  # deterministic, never None's
-                return Val(TypeRef(TypeKind.OPAQUE), O.make(z3.IntVal(ident), z3.BoolVal(False),
-                                                     z3.BoolVal(bool(node.value))))
+                v = Val(TypeRef(TypeKind.OPAQUE), O.make(z3.IntVal(ident), z3.BoolVal(False),
+                                                  z3.BoolVal(bool(node.value))))
+                return self.note_type(v, type(node.value))  # exactly bytes (pytypes.py)
             raise self.unsupported(node, e.construct) from None
 
     def e_Name(self, node: ast.Name) -> Any:

@@ -23,6 +23,7 @@ from contractor.model import Method
 from contractor.typestate import Unknown
 from contractor.z3backend import dag
 from contractor.z3backend import values as V
+from contractor.z3backend.guardmodels import BIG_GUARD_NODES, guard_by_models
 from contractor.z3backend.guardqe import eliminate_hard
 from contractor.z3backend.z3util import eliminate_quantifiers, free_constants, make_solver
 
@@ -79,7 +80,7 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     chosen values are chosen values too."""
     if sem.deadline is not None and time.monotonic() >= sem.deadline:
         return sem.out_of_budget(method, "raise guard", "guards")
-    ok = _abstract_applications(ok, fields)
+    ok, size = _abstract_applications(ok, fields)
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:
         return z3.simplify(ok)
@@ -89,6 +90,10 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
         if left_ms <= 0:
             return sem.out_of_budget(method, "raise guard", "guards")
         timeout_ms = min(timeout_ms, left_ms)
+    if size >= BIG_GUARD_NODES:  # a method inlining most of its class: models first (guardmodels.py)
+        found = guard_by_models(sem.invariant, ok, chosen, _left_ms(share, timeout_ms))
+        if found is not None:
+            return found
     formula = z3.Exists(chosen, ok)
     within = time.monotonic() < share
     eliminated = eliminate_quantifiers(formula, _left_ms(share, timeout_ms), project=True) if within else formula
@@ -120,9 +125,10 @@ def _left_ms(share: float, timeout_ms: int) -> int:
     return max(1, min(timeout_ms, int((share - time.monotonic()) * 1000)))
 
 
-def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
+def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> tuple[z3.BoolRef, int]:
     """Replace each application of an uninterpreted function (opaque.py's readings of an
-    untyped value) that is not over fields alone by a fresh constant, chosen with the rest.
+    untyped value) that is not over fields alone by a fresh constant, chosen with the rest;
+    and the number of nodes of `e`.
 
     Two linear walks over the formula's DAG (dag.py): which nodes mention fields only
     (bottom-up), then the outermost applications that do not (top-down)."""
@@ -147,6 +153,6 @@ def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> z3.BoolRef:
             continue
         todo.extend(reversed(n.args))
     if not apps:
-        return e
+        return e, len(nodes)
     pairs = [(a, z3.Const(f"guard!app!{i}", a.sort())) for i, a in enumerate(apps.values())]
-    return z3.substitute(e, *pairs)
+    return z3.substitute(e, *pairs), len(nodes)

@@ -52,8 +52,11 @@ class LoopExecutor(_Host):
                 if k >= OUTSIDE_ROUNDS and self.outside_driven(z3.And(self.active_with(loop), more)):
                     bound = k  # further iterations only choose outside values again: unknown
                     break
-                if not self.feasible(z3.And(self.active_with(loop), saved_guard, more)):
-                    break  # no object meeting the assumptions runs this iteration
+                if (k > 0 or not z3.is_true(z3.simplify(more))) \
+                        and not self.feasible(z3.And(self.active_with(loop), saved_guard, more)):
+                    # no object meeting the assumptions runs this iteration (the first of a
+                    # `while True` runs where the loop is reached: not asked)
+                    break
                 self.guard = z3.And(saved_guard, more)
                 if isinstance(node, ast.For):
                     self.store(node.target, item)
@@ -64,7 +67,9 @@ class LoopExecutor(_Host):
             self.guard = saved_guard
             self.loops.pop()
         remaining = z3.And(self.active_with(loop), more)
-        if self.feasible(remaining):
+        # cut by outside code's rounds: the remaining paths are unknown, not asked whether
+        # there are any (if none, the unknown is false wherever it is read)
+        if bound != self.unroll or self.feasible(remaining):
             saved = self.guard
             self.guard = z3.And(saved, more)
             err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)"

@@ -107,7 +107,16 @@ class OperatorEvaluator(_Host):
         if left.kind == right.kind == "set":
             return self.set_binop(node, left, right)
         if "opaque" in (left.kind, right.kind) or (op == "%" and left.kind == "str"):
-            return self.fresh_typed(STR, "format", node) if left.kind == "str" else self.opaque_operation("binop", node)
+            if left.kind == "str":
+                return self.fresh_typed(STR, "format", node)
+            result = self.opaque_operation("binop", node)
+            if self.known_type(left) is bytes and (
+                    (op == "%" and (right.kind in V.SCALARS or right.kind in ("tuple", "none")))
+                    or (op == "+" and self.known_type(right) is bytes)):
+                # bytes % a tuple (or a str, int, ...: not a bytes subclass with __rmod__),
+                # bytes + bytes: a bytes object (pytypes.py)
+                self.note_type(result, bytes)
+            return result
         a = self.unwrap(left, node)
         b = self.unwrap(right, node)
         try:

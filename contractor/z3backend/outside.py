@@ -29,6 +29,7 @@ from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import mentions_constant
 from contractor.z3backend.fileclasses import Truth, instance_truth
+from contractor.z3backend.pytypes import result_type
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
 
@@ -191,7 +192,10 @@ class OutsideEvaluator(_Host):
         if truth is not None:  # a plain class of the file: a new object, never None (fileclasses.py)
             truthy = z3.BoolVal(True) if truth is Truth.TRUE else self.fresh_typed(BOOL, f"truth!{name}", node).z
             return Val(OPAQUE, self.new_object(truthy))
-        return self.fresh_opaque(f"call!{name}", node)
+        result = self.fresh_opaque(f"call!{name}", node)
+        known = result_type(self.known_type(target.base), target.attr) if isinstance(target, Member) else (
+            bytes if isinstance(target, External) and target.name == "str.encode" else None)
+        return result if known is None else self.note_type(result, known)  # b"".join(...): bytes
 
     def opaque_compare(self, op: ast.cmpop, a: Val, b: Val) -> z3.BoolRef:
         if isinstance(op, (ast.Is, ast.IsNot)):

@@ -58,6 +58,8 @@ class Reach(_Host):
 
     def hand_out(self, node: ast.expr, v: Any) -> None:
         """Outside code got `v` (the value of `node`): what it can change in it, changes."""
+        if isinstance(v, Val) and self.known_type(v) is bytes:
+            return  # nothing outside code can change, and not the object itself (pytypes.py)
         if self.escape is not None and may_be_self(v):
             raise UnsupportedConstruct(f"outside code handed an untyped value, which may be the object itself: "
                                        f"{self.escape}", self.loc(node))
@@ -182,7 +184,9 @@ class Reach(_Host):
             if not (z3.eq(mine, identity) or names & self._names(identity)):
                 return v  # another object, as far as the code tells
             same = z3.And(act, mine == identity)
-            return Val(v.type, O.make(mine, O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
+            new = Val(v.type, O.make(mine, O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
+            known = self.known_type(v)
+            return new if known is None else self.note_type(new, known)  # its type stays (pytypes.py)
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):
             items = [self._retruth(x, identity, truth, act) for x in V.tuple_items(v)]
             return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))

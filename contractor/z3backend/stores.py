@@ -44,8 +44,10 @@ class StoreExecutor(_Host):
         f = self.frame
         act = self.active()
         chosen = v.kind == "opaque" and self.caller_chosen(v)
+        known = self.known_type(v)  # pytypes.py: kept where every value the local may hold has it
         if name in f.locals:
             chosen = chosen and self.caller_chosen(f.locals[name])
+            known = known if z3.is_true(act) or self.known_type(f.locals[name]) is known else None
             f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
             if name in f.defined:
                 f.defined[name] = z3.Or(f.defined[name], act)
@@ -58,6 +60,8 @@ class StoreExecutor(_Host):
                 f.defined[name] = act
         if chosen:  # the caller's object on every path that can read it
             self.choose_by_caller(f.locals[name])
+        if known is not None:
+            self.note_type(f.locals[name], known)
 
     def store(self, target: ast.expr, v: Val) -> None:
         if isinstance(target, ast.Name):

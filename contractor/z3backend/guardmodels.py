@@ -1,0 +1,57 @@
+"""Raise guards of big methods read from models instead of by quantifier elimination.
+
+A raise guard is `exists v. ok(c, v)` (guards.py). For any values m of v, `ok(c, m)` is
+a formula of the object alone that implies the guard; so is a disjunction of several.
+Taking m from a model of `inv(c) and ok(c, v) and not (the disjunction so far)` until
+there is none gives a disjunction that holds in every object meeting the invariant where
+some v makes `ok` true: the guard exactly, within the invariant, which is where the
+exploration uses it. Each model is one satisfiability query on the formula as it is, no
+quantifier; where the values the guard depends on keep changing (an integer field
+compared with an argument), the disjunction would grow without end: after MAX_MODELS
+models, or past the time given, the caller's elimination takes over.
+
+On methods that inline most of their class (http.client's `request`: putrequest,
+putheader, endheaders, send, connect), z3's `qe` and `qe2` need more than their share of
+time, while two or three models decide the guard.
+"""
+
+from __future__ import annotations
+
+import time
+
+import z3
+
+from contractor.z3backend.z3util import make_solver
+
+MAX_MODELS = 8
+BIG_GUARD_NODES = 1000  # formulas at least this big are read from models first
+
+
+def guard_by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
+                    timeout_ms: int) -> z3.BoolRef | None:
+    """`exists chosen. ok` over the object's fields, exact where `invariant` holds (see
+    the module docstring), or None if it was not found within MAX_MODELS and `timeout_ms`."""
+    end = time.monotonic() + timeout_ms / 1000
+    solver = make_solver(timeout_ms)
+    solver.add(invariant, ok)
+    parts: list[z3.BoolRef] = []
+    for _ in range(MAX_MODELS + 1):
+        left_ms = int((end - time.monotonic()) * 1000)
+        if left_ms <= 0:
+            return None
+        solver.set("timeout", left_ms)
+        r = solver.check()
+        if r == z3.unsat:
+            return z3.simplify(z3.Or(*parts)) if parts else z3.BoolVal(False)
+        if r != z3.sat or len(parts) == MAX_MODELS:
+            return None
+        m = solver.model()
+        part = z3.simplify(z3.substitute(ok, *[(c, m.eval(c, model_completion=True)) for c in chosen]))
+        if z3.is_false(part):  # the model's fields must satisfy it: z3 could not evaluate something
+            return None
+        parts.append(part)
+        solver.add(z3.Not(part))
+    return None
+
+
+__all__ = ["BIG_GUARD_NODES", "MAX_MODELS", "guard_by_models"]
