@@ -43,6 +43,10 @@ class Backend(Protocol):
         """A readable predicate characterising the objects of that abstract state, and its
         executable Python form if there is one."""
 
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        """The methods of that abstract state some of its objects may not enable (sorted):
+        the state stands for objects where they can be enabled, not surely are."""
+
     def unknowns(self) -> list[Unknown]:
         """Constructs that could not be translated (their queries became may-answers)."""
 

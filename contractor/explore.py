@@ -34,12 +34,14 @@ from contractor.typestate import (
 )
 
 
-def _state(sid: str, enabled: Enabled, invariant: StateInvariant | str, initial: bool) -> State:
+def _state(sid: str, enabled: Enabled, invariant: StateInvariant | str, initial: bool,
+           undecided: tuple[str, ...]) -> State:
     """A state of the result; a backend giving its invariant as plain text gives no
     executable form of it (strengthening then refuses where it would need one)."""
     if isinstance(invariant, str):
         invariant = StateInvariant(invariant, None)
-    return State(sid, tuple(sorted(enabled)), invariant.text, initial, executable=invariant.python)
+    return State(sid, tuple(sorted(enabled)), invariant.text, initial, executable=invariant.python,
+                 undecided=tuple(sorted(undecided)))
 
 
 def _so_far(ask: Callable[..., list[Target]], *args: object) -> tuple[list[Target], BudgetSpent | None]:
@@ -87,6 +89,13 @@ def _stuck_finding(state: State, transitions: list[Transition], inits: list[Init
                        state=state.id)
     return Finding(FindingKind.NO_ENABLED_METHOD, f"state {state.id} enables no method: objects in it are stuck",
                    state=state.id)
+
+
+def _maybe_stuck_finding(state: State) -> Finding:
+    """no_enabled_method for a state whose every method is undecided (`m?`)."""
+    return Finding(FindingKind.NO_ENABLED_METHOD,
+                   f"state {state.id} enables only methods whose enabledness could not be decided "
+                   f"({', '.join(state.labels())}): objects in it may be stuck", state=state.id)
 
 
 def explore(
@@ -193,11 +202,12 @@ def explore(
     exploration_queries = sum(backend.queries().values())
     initial_ids = {i.target for i in inits}
     states = tuple(
-        _state(sid, enabled, backend.state_invariant(enabled), sid in initial_ids)
+        _state(sid, enabled, backend.state_invariant(enabled), sid in initial_ids, backend.undecided(enabled))
         for enabled, sid in sorted(ids.items(), key=lambda kv: int(kv[1][1:]))
     )
     findings = list(backend.findings()) if complete else []
     findings.extend(_stuck_finding(s, transitions, inits) for s in states if not s.enabled)
+    findings.extend(_maybe_stuck_finding(s) for s in states if s.enabled and not s.surely_enabled)
     findings.extend(model.notes)
     findings.extend(extra_findings)
     queries = backend.queries()

@@ -180,6 +180,9 @@ class ParallelBackend:
     def state_invariant(self, enabled: Enabled):
         return self.inner.state_invariant(enabled)
 
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        return self.inner.undecided(enabled)
+
     def unknowns(self):
         return self.inner.unknowns()
 

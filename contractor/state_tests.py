@@ -72,7 +72,7 @@ def with_state_tests(model: ClassModel, ts: Typestate, timeout: float = 5.0) -> 
     from contractor.z3backend import Z3Backend
 
     try:
-        backend = Z3Backend(model, timeout=timeout)
+        backend = Z3Backend(model, timeout=timeout, merged=ts.merged)  # the states' own vocabulary
     except (UnsupportedConstruct, ContractorError):
         return ts
     tests = {m: {s.id: truth(backend, frozenset(s.enabled), m).value for s in ts.states if m in s.enabled}

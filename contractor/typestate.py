@@ -56,6 +56,17 @@ class State:
     initial: bool = False
     witnessed: bool = False  # reached by a concrete call sequence found by the solver
     executable: str | None = None  # the invariant as evaluable Python over self, if there is one
+    # methods of `enabled` some objects of the state may not enable (sorted): their
+    # enabledness is undecided (untranslated), the state stands for "can be enabled"
+    undecided: tuple[str, ...] = ()
+
+    @property
+    def surely_enabled(self) -> tuple[str, ...]:
+        return tuple(m for m in self.enabled if m not in self.undecided)
+
+    def labels(self, methods: Iterable[str] | None = None) -> tuple[str, ...]:
+        """`methods` (default: the enabled ones) as shown: an undecided one as `m?`."""
+        return tuple(f"{m}?" if m in self.undecided else m for m in (self.enabled if methods is None else methods))
 
 
 @dataclass(frozen=True)
@@ -181,17 +192,26 @@ class Typestate:
 
     @cached_property
     def always_enabled(self) -> tuple[str, ...]:
-        """The methods enabled in every state (sorted); empty when there is no state.
+        """The methods surely enabled in every state (sorted); empty when there is no state.
 
         Renderers show them once instead of in every state, and leave out their self-loops
-        (`hides`), so a big class's diagram shows only what changes.
+        (`hides`), so a big class's diagram shows only what changes. A method undecided in
+        some state is not among them: it is shown, marked, in each state.
         """
         if not self.states:
             return ()
-        common = set(self.states[0].enabled)
+        common = set(self.states[0].surely_enabled)
         for s in self.states[1:]:
-            common &= set(s.enabled)
+            common &= set(s.surely_enabled)
         return tuple(sorted(common))
+
+    @property
+    def merged(self) -> bool:
+        """Whether the states bound undecided enabledness bits ("can be enabled", the z3
+        backend alone) rather than split on them (auto, crosshair: real enabled sets).
+        Questions asked of z3 about these states (state tests, the checker's oracle) must
+        use the same vocabulary."""
+        return self.stats.backend == "z3"
 
     def hides(self, t: Transition) -> bool:
         """Whether a renderer that lists `always_enabled` once leaves `t` out: a self-loop of
@@ -202,6 +222,14 @@ class Typestate:
         """The methods of `s` a renderer lists beside `always_enabled` (sorted)."""
         always = set(self.always_enabled)
         return tuple(m for m in s.enabled if m not in always)
+
+    def shown_labels(self, s: State) -> tuple[str, ...]:
+        """`shown_enabled(s)` as renderers write them: an undecided method as `m?`."""
+        return s.labels(self.shown_enabled(s))
+
+    @property
+    def has_undecided(self) -> bool:
+        return any(s.undecided for s in self.states)
 
     def state(self, state_id: str) -> State:
         for s in self.states:
@@ -229,7 +257,8 @@ class Typestate:
             "initial": list(self.initial),
             "states": [
                 {"id": s.id, "enabled": list(s.enabled), "invariant": s.invariant,
-                 "executable": s.executable, "initial": s.initial, "witnessed": s.witnessed}
+                 "executable": s.executable, "initial": s.initial, "witnessed": s.witnessed,
+                 "undecided": list(s.undecided)}
                 for s in self.states
             ],
             "transitions": _shallow_all(self.transitions),
@@ -251,7 +280,8 @@ class Typestate:
             states=tuple(
                 State(s["id"], tuple(s["enabled"]), s.get("invariant", ""),
                       s.get("initial", s["id"] in data.get("initial", ())), s.get("witnessed", False),
-                      s["executable"] if "executable" in s else _legacy_executable(s.get("invariant", "")))
+                      s["executable"] if "executable" in s else _legacy_executable(s.get("invariant", "")),
+                      tuple(s.get("undecided", ())))
                 for s in data["states"]
             ),
             transitions=tuple(Transition(**t) for t in data["transitions"]),

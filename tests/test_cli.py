@@ -106,6 +106,9 @@ class ConcreteDoor:
     def state_invariant(self, enabled):
         return " or ".join(repr(o) for o in self.objects() if self.enabled(o) == enabled)
 
+    def undecided(self, enabled):
+        return ()
+
     def unknowns(self):
         return []
 

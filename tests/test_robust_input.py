@@ -116,8 +116,24 @@ def test_defined_names_are_no_finding(tmp_path):
     assert not [f for f in json.loads(result.stdout)["typestates"][0]["findings"] if f["kind"] == "undefined_name"]
 
 
-def test_a_stuck_state_reached_only_by_may_transitions_says_so(tmp_path):
+def test_a_state_enabling_only_undecided_methods_may_be_stuck(tmp_path):
+    # inc's precondition names an undefined LIMIT: its enabledness is undecided, so the
+    # state of x == 0 enables only inc? (it raises NameError there: really stuck)
     write(tmp_path, "undef.py", counter_class("Undef", "self.x >= LIMIT"))
+    result = in_process("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
+                        "--no-html", cwd=tmp_path)
+    data = json.loads(result.stdout)["typestates"][0]
+    (first,) = [s for s in data["states"] if s["initial"]]
+    assert first["enabled"] == first["undecided"] == ["inc"]
+    stuck = [f for f in data["findings"] if f["kind"] == "no_enabled_method"]
+    assert [(f["state"], "objects in it may be stuck" in f["message"]) for f in stuck] == [(first["id"], True)]
+
+
+def test_a_stuck_state_reached_only_by_may_transitions_says_so(tmp_path):
+    # inc's `global` is not translated: after it x may be anything, so the stuck state
+    # x < 0 is reached by a may-transition only
+    write(tmp_path, "undef.py", counter_class("Undef", "self.x == 0", top="G = 0\n").replace(
+        "        self.x += 1", "        global G\n        self.x += 1"))
     result = in_process("infer", "undef.py:Undef", "--backend", "z3", "--format", "json", "--no-svg",
                         "--no-html", cwd=tmp_path)
     data = json.loads(result.stdout)["typestates"][0]

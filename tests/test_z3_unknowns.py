@@ -4,6 +4,8 @@ spurious findings: checked against the real class run on concrete objects."""
 import importlib.util
 import sys
 
+from typestate_check import covers
+
 from contractor.api import InferOptions, infer
 
 REGISTRY = '''
@@ -33,11 +35,22 @@ def enabled(obj) -> frozenset:
     return frozenset(["put"] + (["take"] if "k" in obj.d else []))
 
 
+def assert_covered(ts, concrete) -> None:
+    """Each concrete step (enabled before, method, enabled after) is a transition of `ts`
+    between states that may hold those objects (a method undecided there may be either)."""
+    assert concrete
+    for before, method, after in concrete:
+        assert any(t.method == method and covers(ts.state(t.source), frozenset(before))
+                   and covers(ts.state(t.target), frozenset(after)) for t in ts.transitions), (before, method, after)
+
+
 def test_an_opaque_field_never_hides_a_transition(tmp_path):
     path = tmp_path / "reg.py"
     path.write_text(REGISTRY)
     ts = infer(f"{path}:Reg", InferOptions(backend="z3"))
-    got = {(ts.state(t.source).enabled, t.method, ts.state(t.target).enabled) for t in ts.transitions}
+    # take's precondition is not translated: its bit is "can be enabled", undecided (take?)
+    # in the one state, not a free bit splitting it in two
+    assert [(s.enabled, s.undecided) for s in ts.states] == [(("put", "take"), ("take",))]
     # concrete: put from the empty registry enables take; take from {k} disables it again
     Reg = load(path, "reg_concrete").Reg
     concrete = set()
@@ -50,9 +63,10 @@ def test_an_opaque_field_never_hides_a_transition(tmp_path):
                 continue
             getattr(obj, method)()
             concrete.add((tuple(sorted(before)), method, tuple(sorted(enabled(obj)))))
-    assert concrete <= got
-    # nothing about d is known to z3: every transition is a may, with the reason
-    assert all(t.certainty == "may" and t.reason for t in ts.transitions)
+    assert_covered(ts, concrete)
+    # nothing about d is known to z3: take's transitions are may, with the reason (put's
+    # certainty is what outside code's rules make it: every object is in the one state)
+    assert all(t.certainty == "may" and t.reason for t in ts.transitions if t.method == "take")
     assert any(u.method == "take" and "self.d" in u.detail for u in ts.unknowns)
 
 
@@ -88,7 +102,6 @@ def test_a_translated_write_to_an_opaque_field_may_change_untranslated_condition
     path = tmp_path / "box.py"
     path.write_text(BOX)
     ts = infer(f"{path}:Box", InferOptions(backend="z3"))
-    got = {(ts.state(t.source).enabled, t.method, ts.state(t.target).enabled) for t in ts.transitions}
     Box = load(path, "box_concrete").Box
     concrete = set()
     for start in (None, 1):
@@ -101,4 +114,4 @@ def test_a_translated_write_to_an_opaque_field_may_change_untranslated_condition
                 continue
             getattr(obj, method)()
             concrete.add((before, method, on(obj)))
-    assert concrete <= got, concrete - got
+    assert_covered(ts, concrete)

@@ -15,7 +15,7 @@ from contractor.check.protocol import ClassFacts, MethodFacts, Protocol, Truth
 from contractor.errors import InputError, Location
 from contractor.typestate import Typestate
 
-CACHE_VERSION = "check-1"
+CACHE_VERSION = "check-2"  # 2: undecided enabledness bits merged (z3 alone)
 
 
 def module_constants(module: ast.Module) -> dict[str, Any]:
@@ -105,7 +105,7 @@ def load_typestate_file(path: Path) -> Protocol:
             facts = class_facts(text, typestate.class_name)
             from contractor.check.oracle import LazyOracle
 
-            oracle = LazyOracle(f"{candidate}:{typestate.class_name}", tuple(typestate.methods))
+            oracle = LazyOracle(f"{candidate}:{typestate.class_name}", tuple(typestate.methods), typestate.merged)
             break
     return Protocol(typestate, facts, oracle, state_tests=tests)
 
@@ -120,7 +120,7 @@ def load_class(target: str, cache_dir: Path | None) -> Protocol:
     key = hashlib.sha256("\0".join([CACHE_VERSION, __version__, model.name, ",".join(model.actions),
                                     model.source]).encode()).hexdigest()[:32]
     typestate = _cached(cache_dir, key)
-    oracle = Z3Oracle(model)
+    oracle = Z3Oracle(model, typestate.merged if typestate is not None else True)
     if typestate is None:
         typestate = api.infer_model(model, options)
         _store(cache_dir, key, typestate)

@@ -53,7 +53,7 @@ def advice(sequence: tuple[str, ...] | None, none: str) -> str:
 
 def _enables(protocol: Protocol, method: str) -> Callable[[str], bool]:
     """Whether a state of `protocol` enables `method`."""
-    return lambda state: method in protocol.enabled[state]
+    return lambda state: method in protocol.surely[state]
 
 
 def _at(site: Site, lines: SourceLines) -> tuple[str, int, int]:
@@ -73,7 +73,9 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
                 continue
             p = rec.protocol
             seq = p.enabling_sequence(frozenset(bad), _enables(p, rec.method))
-            message = (f"{p.name}.{rec.method}() is not enabled: '{rec.text}' may be in state "
+            surely = any(rec.method not in p.enabled[s] for s in bad)  # else undecided in each
+            message = (f"{p.name}.{rec.method}() {'is not enabled' if surely else 'may not be enabled'}: "
+                       f"'{rec.text}' may be in state "
                        f"{describe(p, bad, rec.site.path)}; "
                        f"{advice(seq, f'no call sequence enables {rec.method}() from there')}")
             out.append(Diagnostic(*_at(rec.site, lines), Severity.ERROR, message, Code.CALL.value))

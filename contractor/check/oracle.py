@@ -21,17 +21,19 @@ Enabled = frozenset[str]
 
 
 class Z3Oracle:
-    """Answers about one class model, with one z3 backend made on first use."""
+    """Answers about one class model, with one z3 backend made on first use; `merged`:
+    the typestate asked about bounds undecided enabledness bits (`Typestate.merged`)."""
 
-    def __init__(self, model: ClassModel):
+    def __init__(self, model: ClassModel, merged: bool = True):
         self.model = model
+        self.merged = merged
         self._backend = None
 
     def backend(self):
         if self._backend is None:
             from contractor.z3backend import Z3Backend
 
-            self._backend = Z3Backend(self.model, timeout=5.0)
+            self._backend = Z3Backend(self.model, timeout=5.0, merged=self.merged)
         return self._backend
 
     def _fixed(self, o, args: dict[str, Any]) -> list | None:
@@ -78,9 +80,10 @@ class LazyOracle:
     """A Z3Oracle over `target` (FILE.py:Class), whose model is read only when a question
     is asked; a class that cannot be read answers "cannot tell"."""
 
-    def __init__(self, target: str, methods: tuple[str, ...]):
+    def __init__(self, target: str, methods: tuple[str, ...], merged: bool = True):
         self.target = target
         self.methods = methods
+        self.merged = merged
         self._oracle: Z3Oracle | None = None
         self._failed = False
 
@@ -90,7 +93,7 @@ class LazyOracle:
 
             try:
                 model = api.load_model(self.target, api.InferOptions(backend="z3", methods=self.methods))
-                self._oracle = Z3Oracle(model)
+                self._oracle = Z3Oracle(model, self.merged)
             except ContractorError:
                 self._failed = True
         return self._oracle

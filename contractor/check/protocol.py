@@ -68,6 +68,9 @@ class Protocol:
         self.states: tuple[str, ...] = tuple(s.id for s in typestate.states)
         self.all_states = frozenset(self.states)
         self.enabled: dict[str, frozenset[str]] = {s.id: frozenset(s.enabled) for s in typestate.states}
+        # without the undecided methods (`m?`: some objects of the state may not enable them)
+        self.surely: dict[str, frozenset[str]] = {s.id: frozenset(s.surely_enabled) for s in typestate.states}
+        self._labels = {s.id: ", ".join(sorted(s.labels())) for s in typestate.states}
         self._by_enabled = {e: s for s, e in self.enabled.items()}
         self.methods = frozenset(typestate.methods)
         self.post: dict[tuple[str, str], frozenset[str]] = {}
@@ -102,7 +105,7 @@ class Protocol:
         return frozenset(out)
 
     def label(self, state: str) -> str:
-        return f"{state} {{{', '.join(sorted(self.enabled[state]))}}}"
+        return f"{state} {{{self._labels[state]}}}"
 
     # -- transitions -------------------------------------------------------------------
 

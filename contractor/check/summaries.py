@@ -43,11 +43,13 @@ class Summary:
 
 
 def disabled(protocol: Protocol, method: str, states: dict[str, Event | None], mode: Mode) -> dict[str, Event | None]:
-    """The states that make a call of `method` a violation in `mode` (empty: none)."""
-    bad = {s: e for s, e in states.items() if method not in protocol.enabled[s]}
-    if mode is Mode.COMPLETE and len(bad) < len(states):
-        return {}
-    return bad
+    """The states that make a call of `method` a violation in `mode` (empty: none): sound,
+    a state where it may be disabled (undecided there counts); complete, every state, where
+    it is surely disabled."""
+    if mode is Mode.COMPLETE:
+        bad = {s: e for s, e in states.items() if method not in protocol.enabled[s]}
+        return bad if len(bad) == len(states) else {}
+    return {s: e for s, e in states.items() if method not in protocol.surely[s]}
 
 
 class Checker:

@@ -51,7 +51,9 @@ def _crosshair(model: ClassModel, options, alone: bool) -> SandboxedCrosshair:
 def _z3(model: ClassModel, options) -> Z3Backend:
     from contractor.z3backend import Z3Backend
 
-    return Z3Backend(model, unroll=options.unroll, timeout=options.timeout, deadline=options.run_deadline)
+    # split undecided bits: CrossHair's answers are real enabled sets, the same vocabulary
+    return Z3Backend(model, unroll=options.unroll, timeout=options.timeout, deadline=options.run_deadline,
+                     merged=False)
 
 
 def _deadline(own: float | None, options) -> float | None:

@@ -88,6 +88,9 @@ class AutoBackend:
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         return self.z3.state_invariant(enabled)
 
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        return self.z3.undecided(enabled)  # none: its z3 splits undecided bits, as CrossHair's states are
+
     def unknowns(self) -> list[Unknown]:
         return list(self.z3.unknowns())
 

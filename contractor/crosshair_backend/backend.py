@@ -220,6 +220,9 @@ class CrosshairBackend:
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         return precondition_invariant(self.model, enabled)
 
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        return ()  # its states are enabled sets of real objects
+
     def unknowns(self) -> list[Unknown]:
         return []
 

@@ -287,6 +287,9 @@ class SandboxedCrosshair:
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         return precondition_invariant(self.model, enabled)
 
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        return ()  # its states (and its z3 fallback's, split) are enabled sets of real objects
+
     def unknowns(self) -> list[Unknown]:
         return list(self._fallback.unknowns()) if self._fallback is not None else []
 

@@ -80,7 +80,7 @@ def node_label(state: State, ts: Typestate | None = None, loops: tuple[str, ...]
     then the folded self-loops `loops`, if any."""
     if not state.enabled:
         return f"{state.id}\n(stuck: no method enabled)"
-    shown = ts.shown_enabled(state) if ts is not None else state.enabled
+    shown = ts.shown_labels(state) if ts is not None else state.labels()
     methods = wrap(", ".join(shown), WRAP) if shown else ["(always-enabled only)"]
     folded = wrap("loops: " + ", ".join(loops), WRAP) if loops else []
     return "\n".join([state.id, *methods, *folded])
@@ -173,6 +173,8 @@ def _title(ts: Typestate) -> str:
     title = f"{ts.class_name}: {len(ts.states)} states, {len(ts.transitions)} transitions{partial}"
     if ts.always_enabled:
         title += f"\nalways enabled (in every state, self-loops not drawn): {', '.join(ts.always_enabled)}"
+    if ts.has_undecided:
+        title += "\nm?: may be enabled (z3 could not decide it)"
     return title
 
 

@@ -91,11 +91,14 @@ def _states(ts: Typestate) -> Iterator[str]:
     yield ("\n<h2>States</h2>\n<table>\n<tr><th>id</th><th>enabled methods</th><th>invariant</th><th>initial</th>"
            + ("<th>witnessed</th>" if witnessed else "") + "</tr>\n")
     for s in ts.states:
-        enabled = _e(", ".join(s.enabled)) if s.enabled else '<span class="stuck">none (stuck)</span>'
+        enabled = _e(", ".join(s.labels())) if s.enabled else '<span class="stuck">none (stuck)</span>'
         yield (f'<tr id="state-{_e(s.id)}"><td>{_e(s.id)}</td>\n<td>{enabled}</td>\n'
                f"<td><code>{_e(s.invariant)}</code></td><td>{'yes' if s.initial else ''}</td>"
                + (f"<td>{'yes' if s.witnessed else ''}</td>" if witnessed else "") + "</tr>\n")
     yield "</table>\n"
+    if ts.has_undecided:
+        yield ('<p class="meta"><code>m?</code>: may be enabled. z3 could not decide its enabledness; the '
+               "state holds the objects where it can be enabled, perhaps not all of them.</p>\n")
 
 
 def _transitions(ts: Typestate) -> Iterator[str]:

@@ -29,7 +29,7 @@ def to_mermaid(ts: Typestate) -> str:
     if not ts.complete:
         lines.append("    %% PARTIAL: the exploration did not finish")
     for s in ts.states:
-        shown = ts.shown_enabled(s)
+        shown = ts.shown_labels(s)
         if shown:
             description = ", ".join(shown)
         else:
@@ -38,6 +38,8 @@ def to_mermaid(ts: Typestate) -> str:
     if ts.always_enabled:
         note = f"always enabled (in every state): {', '.join(ts.always_enabled)}"
         lines.append(f"    note right of {_id(ts.states[0].id)} : {note}")
+    if ts.has_undecided:
+        lines.append(f"    note left of {_id(ts.states[0].id)} : m? may be enabled (z3 could not decide it)")
     for i in ts.initializations:
         lines.append(f"    [*] --> {_id(i.target)} : {_label(i.constructor, i.certainty)}")
     for t in ts.transitions:

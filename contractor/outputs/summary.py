@@ -22,11 +22,16 @@ def _header(ts: Typestate) -> list[str]:
             f"always enabled: {', '.join(ts.always_enabled)} "
             "(in every state; not repeated below, nor their self-loops)"
         )
+    if ts.has_undecided:
+        lines.append(UNDECIDED_NOTE)
     if ts.dialects:
         lines.append(f"contracts: {', '.join(ts.dialects)}")
     lines.append(f"preconditions: {_PRECONDITIONS.get(ts.preconditions, ts.preconditions)}")
     return lines
 
+
+UNDECIDED_NOTE = ("m?: may be enabled (z3 could not decide its enabledness; the state holds objects "
+                  "where it can be enabled, perhaps not all of them)")
 
 _PRECONDITIONS = {
     "declared": "declared (the contracts as written)",
@@ -40,7 +45,7 @@ def _states(ts: Typestate) -> list[str]:
     for s in ts.states:
         marks = [m for m, on in (("initial", s.initial), ("witnessed", s.witnessed)) if on]
         mark = f" ({', '.join(marks)})" if marks else ""
-        shown = ts.shown_enabled(s)
+        shown = ts.shown_labels(s)
         if shown:
             enabled = ", ".join(shown)
         else:

@@ -83,8 +83,10 @@ def initialization_tooltip(i: Initialization) -> str:
 
 def state_tooltip(ts: Typestate, s: State) -> str:
     kind = " (initial)" if s.initial else ""
-    enabled = ", ".join(s.enabled) if s.enabled else "none (stuck)"
+    enabled = ", ".join(s.labels()) if s.enabled else "none (stuck)"
     lines = [f"{s.id}{kind}", f"enabled: {enabled}"]
+    if s.undecided:
+        lines.append(f"may be enabled (undecided): {', '.join(s.undecided)}")
     if s.invariant:
         lines.append(f"invariant: {s.invariant}")
     return "\n".join(lines)

@@ -36,21 +36,28 @@ MAX_FALLBACK_CANDIDATES = 4096
 Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
 Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre bits (with a source), post bits
 INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
+SURELY_MS = 1000  # proving a method surely enabled in a state (else it is listed undecided)
+SURELY_SECONDS = 5.0  # for all those proofs of a run; past it, the methods left are listed undecided
 
 
 class Z3Backend:
     name = "z3"
 
     def __init__(self, model: ClassModel, unroll: int = 8, timeout: float = 10.0, reuse: bool = True,
-                 deadline: float | None = None):
+                 deadline: float | None = None, merged: bool = True):
         """`reuse`: answer each independent part of a query once per source pattern
         (reuse.py); off, every (state, method) pair is one whole query (the reference).
         `deadline` (time.monotonic()): the run's budget ends then; enabledness not read by
-        then is unknown (may-answers)."""
+        then is unknown (may-answers). `merged`: an enabledness bit z3 cannot decide is
+        "can be enabled", listed as undecided in the states where it is not surely enabled
+        (undecided.py); off (the auto backend, whose CrossHair answers give real enabled
+        sets), it is a free bit splitting states."""
         self.model = model
         self.timeout_ms = int(timeout * 1000)
         self.deadline = deadline
-        self.sem = ClassSemantics(model, unroll, deadline=deadline)
+        self.sem = ClassSemantics(model, unroll, deadline=deadline, merged=merged)
+        self._undecided: dict[Enabled, tuple[str, ...]] = {}
+        self._surely_spent = 0.0  # seconds of SURELY_SECONDS spent
         self.n_queries = 0
         self._unknowns: dict[tuple[str, int, str], Unknown] = {(u.method, u.line, u.construct): u
                                                                for u in self.sem.unknowns}
@@ -101,6 +108,29 @@ class Z3Backend:
     def state_invariant(self, enabled: Enabled) -> StateInvariant:
         """A Python predicate on `self` that holds exactly in this state (invtext.py)."""
         return self._invariants(enabled)
+
+    def undecided(self, enabled: Enabled) -> tuple[str, ...]:
+        """The methods of the state that some of its objects may not enable (sorted): those
+        whose enabledness has unknowns, unless z3 proves them surely enabled in it."""
+        if enabled not in self._undecided:
+            self._undecided[enabled] = tuple(m for m in sorted(enabled & self.sem.surely.keys())
+                                             if not self._surely_enabled(enabled, self.sem.surely[m]))
+        return self._undecided[enabled]
+
+    def _surely_enabled(self, enabled: Enabled, lo: z3.BoolRef) -> bool:
+        if z3.is_true(lo):
+            return True
+        left = SURELY_SECONDS - self._surely_spent
+        if z3.is_false(lo) or left <= 0 or (self.deadline is not None and time.monotonic() >= self.deadline):
+            return False
+        started = time.monotonic()
+        solver = make_solver(max(1, min(self.timeout_ms, SURELY_MS, int(left * 1000))))
+        solver.add(self.sem.invariant, self.pattern(enabled), z3.Not(lo))
+        self.n_queries += 1
+        try:
+            return bool(solver.check() == z3.unsat)  # unknown: undecided
+        finally:
+            self._surely_spent += time.monotonic() - started
 
     def _count(self) -> None:
         self.n_queries += 1

@@ -131,12 +131,16 @@ class ClassSemantics:
     # time.monotonic() value after which enabledness is no longer read (the run's budget):
     # each remaining action's enabledness is then an unknown predicate (its answers may)
     deadline: float | None = None
+    # undecided enabledness bits bounded (undecided.py): `enabled[m]` is then "can be
+    # enabled" and `surely[m]` "surely enabled" for a method whose enabledness has unknowns
+    merged: bool = False
     fields: dict[str, Val] = field(init=False)
     constants: dict[str, Any] = field(init=False)
     escape: Escape | None = field(init=False)
     wf: z3.BoolRef = field(init=False)
     invariant: z3.BoolRef = field(init=False)
     enabled: dict[str, z3.BoolRef] = field(init=False)
+    surely: dict[str, z3.BoolRef] = field(init=False)  # merged: m -> lo, for m whose enabledness has unknowns
     quantified: dict[str, tuple[dict[str, Val], z3.BoolRef]] = field(init=False)  # m -> (params, pre)
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
     global_inexact: dict[str, str] = field(init=False)  # those in the invariant and enabledness
@@ -170,8 +174,25 @@ class ClassSemantics:
         # distinctness of these per model (encoding.py) instead of by a quantifier
         self.distinct_seqs = [(V.seq_of(v), len(v.type.args[0].members) if v.type.args[0].kind == "enum" else 0)
                               for v in self.fields.values() if v.kind in ("set", "dict")]
+        of_invariant = dict(self.inexact)
         self.enabled = {m: self.bounded_enabledness(self.model.methods[m]) for m in self.model.actions}
         self.global_inexact = dict(self.inexact)  # every answer depends on these
+        self.surely = {}
+        if self.merged:
+            self.bound_unknowns(of_invariant)
+
+    def bound_unknowns(self, of_invariant: dict[str, str]) -> None:
+        """Each enabledness with unknown predicates becomes its "can be enabled" bound (the
+        state's bit, a known formula), its "surely enabled" bound kept in `surely`. Answers
+        then depend on the invariant's unknowns only, not on the other actions'."""
+        from contractor.z3backend.undecided import bounds, unknown_names
+
+        keep = unknown_names(self.invariant)
+        for m, f in self.enabled.items():
+            found = bounds(f, keep)
+            if found is not None:
+                self.enabled[m], self.surely[m] = found
+        self.global_inexact = of_invariant
 
     # -- building blocks ---------------------------------------------------------------
 

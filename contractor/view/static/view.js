@@ -198,7 +198,7 @@ function onDone(ev) {
   view.className = ts.class;
   view.source = ts.source;
   clearRows();
-  ts.states.forEach((s, n) => addStateRow(s.id, s.enabled, s.invariant, s.initial, n + 1, false));
+  ts.states.forEach((s, n) => addStateRow(s.id, marked(s), s.invariant, s.initial, n + 1, false));
   ts.transitions.forEach((t, n) => addTransitionRow(t, n, false));
   view.states = ts.states.length;
   view.transitions = ts.transitions.length;
@@ -216,6 +216,12 @@ function onDone(ev) {
 }
 
 // ---- tables and lists -------------------------------------------------------------
+// a state's enabled methods, an undecided one (may be enabled) as `m?`
+function marked(s) {
+  const undecided = new Set(s.undecided || []);
+  return s.enabled.map((m) => (undecided.has(m) ? `${m}?` : m));
+}
+
 function addStateRow(id, enabled, invariant, initial, n, flash) {
   const row = el("tr", { id: `row-state-${id}`, onclick: () => select(id) },
     el("td", {}, id + (initial ? " (initial)" : "")),
