@@ -113,3 +113,36 @@ def test_smtp_ends_at_its_budget(tmp_path) -> None:
     assert data["complete"] is False
     assert any(f["kind"] == "incomplete" and "--budget" in f["message"] for f in data["findings"])
     assert took < 15 + 20, took  # the budget, start-up, a query's own timeout, writing
+
+
+
+HTTP_PROTOCOL = ("putrequest", "putheader", "endheaders", "getresponse", "close")
+
+
+def test_http_connection_idle_started_sent_protocol() -> None:
+    """http.client.HTTPConnection's `__state`: Idle -> putrequest -> Request-started
+    (putheader, endheaders) -> endheaders -> Request-sent (getresponse) -> Idle. The raise
+    guards are read exactly (`del`, lists of untyped values, the connect -> _tunnel ->
+    send recursion, send's bytes-or-file sniffing); the protocol's methods only (request,
+    send and connect inline most of the class and add nothing to this protocol)."""
+    ts = infer("http.client:HTTPConnection", InferOptions(backend="z3", methods=HTTP_PROTOCOL, budget=90))
+    assert ts.preconditions == "implicit"
+    assert not [u for u in ts.unknowns if "guards" in u.detail or "enabledness" in u.construct], ts.unknowns
+    initial = [_enabled(ts, s) for s in ts.initial]
+    # a new connection: a request can start; no header, no send of headers, no response
+    assert initial and all(e == {"putrequest", "close"} for e in initial), initial
+    for s in ts.states:
+        e = _enabled(ts, s.id)
+        # one __state at a time: Idle (putrequest), Request-started (putheader and
+        # endheaders together), Request-sent (getresponse)
+        assert ("putheader" in e) == ("endheaders" in e), e
+        assert len(e & {"putrequest", "putheader", "getresponse"}) <= 1, e
+        assert "close" in e
+
+    def after(method: str) -> set[frozenset[str]]:
+        return {_enabled(ts, t.target) for t in ts.transitions if t.method == method}
+
+    assert any({"putheader", "endheaders"} <= e for e in after("putrequest"))
+    assert any("getresponse" in e for e in after("endheaders"))
+    assert any("putrequest" in e for e in after("getresponse"))
+    assert all("putrequest" in e for e in after("close"))  # close: back to Idle
