@@ -446,3 +446,28 @@ class C:
         self.sent = False
 ''', {"parts": [[b"a", b"b"]], "sent": BOOLS}, {"send_text": {"n": [1]}}, exact=False,
         findings=(("never_enabled", "send_file"),)))
+OUTSIDE_CASES.append(
+    # a for-loop over an untyped value havocs what its body (with the methods it calls)
+    # may write, not everything the analysed method writes: `state`, set before the
+    # helper's loop, stays "Started" (it made every target state reachable, as may)
+    Case("for_over_an_untyped_value_havocs_what_its_body_writes", '''class C:
+    def __init__(self) -> None:
+        self.state = "Idle"
+        self.count = 0
+
+    def start(self, headers) -> None:
+        if self.state != "Idle":
+            raise ValueError("busy")
+        self.state = "Started"
+        self._add(headers)
+
+    def _add(self, headers) -> None:
+        for h in headers:
+            self.count = 1
+
+    def finish(self) -> None:
+        if self.state != "Started":
+            raise ValueError("not started")
+        self.state = "Idle"
+        self.count = 0
+''', {"state": ["Idle", "Started"], "count": [0, 1]}, {"start": {"headers": [[], [1]]}}))

@@ -188,3 +188,28 @@ def writes(model: ClassModel, name: str) -> frozenset[str] | None:
                 out.add(field)
         todo.extend(scan.calls)
     return frozenset(out)
+
+
+def statement_writes(model: ClassModel, stmts: list[ast.stmt]) -> frozenset[str] | None:
+    """The fields `stmts` (a loop's body) may change, with the methods of the class they
+    call on self (None: cannot tell, assume all)."""
+    if not _class_is_plain(model):
+        return None
+    scan = _Scan(model)
+    scan.scan(stmts)
+    if scan.unknown:
+        return None
+    out = set(scan.written)
+    for field in scan.mentioned:
+        f = model.fields.get(field)
+        if f is None or _holds_objects(f.type):
+            return None
+        if _mutable(f.type):
+            out.add(field)
+    for name in scan.calls:
+        called = writes(model, name)
+        if called is None:
+            return None
+        out |= called
+    return frozenset(out)
+

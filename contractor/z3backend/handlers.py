@@ -117,8 +117,9 @@ class HandlerExecutor(_Host):
         own = self.frame.locals.get("self")
         if isinstance(own, Val) and own.kind == "class":
             fields = self.state.objects[own.z]
-            root = self.root[0] if self.root is not None else self.frame.method
-            may_write = effects.writes(self.model, root)
+            # what the body (with the methods it calls) may write, not the whole method:
+            # the rest of the method runs after the loop as it does
+            may_write = effects.statement_writes(self.model, node.body)
             for name, v in list(fields.items()):
                 if v.kind in ("any", "class", "undefined") or (may_write is not None and name not in may_write):
                     continue
