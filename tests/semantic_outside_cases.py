@@ -471,3 +471,28 @@ OUTSIDE_CASES.append(
         self.state = "Idle"
         self.count = 0
 ''', {"state": ["Idle", "Started"], "count": [0, 1]}, {"start": {"headers": [[], [1]]}}))
+OUTSIDE_CASES.append(
+    # indexing what a helper returns on some paths only (an Optional tuple): a TypeError
+    # where it is None (not a guard), the item elsewhere (smtplib: `self.ehlo()[0]`)
+    Case("indexing_an_optional_tuple", '''class C:
+    def __init__(self) -> None:
+        self.code = 0
+        self.open = False
+
+    def _reply(self):
+        if self.open:
+            return (250, "ok")
+
+    def check(self) -> None:
+        if not (200 <= self._reply()[0] <= 299):
+            raise ValueError("bad reply")
+        self.code = self._reply()[0]
+
+    def toggle(self) -> None:
+        self.open = not self.open
+
+    def clear(self) -> None:
+        if self.code == 0:
+            raise ValueError("nothing")
+        self.code = 0
+''', {"code": [0, 250], "open": BOOLS}))

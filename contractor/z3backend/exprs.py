@@ -200,6 +200,11 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             else:
                 self.tolerant(node.slice)
             return self.opaque_operation("item", node)
+        if base.kind == "optional" and base.type.args[0].kind in ("tuple", "list", "str"):
+            # None on some paths (a helper that returns on some paths only): a TypeError
+            # there ('NoneType' object is not subscriptable), the value elsewhere
+            self.raise_if(base.is_none, "TypeError", node)
+            base = Val(base.type.args[0], base.z)
         if base.kind == "tuple" and not isinstance(node.slice, ast.Slice):
             return self.tuple_item(base, node)
         if base.kind == "dict":
