@@ -71,8 +71,21 @@ def test_a_module_that_cannot_be_imported_keeps_z3s_answer_under_auto(tmp_path):
     data, _ = run_json(tmp_path, "named.py:Named", "--backend", "auto", "--no-cache")
     (failure,) = [f for f in data["findings"] if f["kind"] == "crosshair_unavailable"]
     assert "a_package_that_is_not_installed" in failure["message"]
-    shown = [(t["source"], t["method"], t["target"], t["certainty"]) for t in data["transitions"]]
-    assert shown == [(t["source"], t["method"], t["target"], t["certainty"]) for t in z3_data["transitions"]]
+    # z3 alone bounds rename's undecided bit (`rename?`); auto splits on it, as CrossHair
+    # would decide it: the same typestate once that bit is left out, and no must of its own
+    undecided = {m for s in z3_data["states"] for m in s.get("undecided", ())}
+    assert undecided == {"rename"}
+
+    def shown(ts: dict) -> dict[tuple, set[str]]:
+        decided = {s["id"]: frozenset(s["enabled"]) - undecided for s in ts["states"]}
+        out: dict[tuple, set[str]] = {}
+        for t in ts["transitions"]:
+            out.setdefault((decided[t["source"]], t["method"], decided[t["target"]]), set()).add(t["certainty"])
+        return out
+
+    auto, alone = shown(data), shown(z3_data)
+    assert auto.keys() == alone.keys()
+    assert all("must" not in auto[k] or "must" in alone[k] for k in auto)
 
 
 @pytest.mark.slow  # ~20 s: CrossHair runs twice
