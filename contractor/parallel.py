@@ -138,14 +138,30 @@ class ParallelBackend:
             conn = self._workers[k][1]
             for m, sources in requests.items():
                 conn.send((m, sources))
+        deadline = getattr(_z3_of(self.inner), "deadline", None)
         for k, requests in by_worker.items():
             conn = self._workers[k][1]
             for m, sources in requests.items():
+                self._wait(conn, deadline)
                 answers, queries = conn.recv()
                 self._worker_queries += queries
                 for s, answer in zip(sources, answers):
                     self._answers[(s, m)] = answer
                     self.parallel_pairs += answer is not None
+
+    def _wait(self, conn, deadline: float | None) -> None:
+        """Until the worker's answer is there, or the run's budget is spent: a worker has no
+        watchdog to interrupt its z3 at the deadline (threads do not survive the fork), and
+        between its queries it may compute for long; waiting on it overran SMTP's budget by
+        15 s. Past the deadline the workers are stopped and the run ends partial."""
+        if deadline is None:
+            return
+        if not conn.poll(max(0.0, deadline - time.monotonic())):
+            for process, _ in self._workers or ():
+                process.terminate()
+                process.join(timeout=5)
+            self._workers = None
+            raise BudgetSpent("the run's budget was used up")
 
     def close(self) -> None:
         """Stop the workers (idempotent)."""

@@ -214,3 +214,33 @@ def test_a_daemonic_process_explores_alone(tmp_path: Path) -> None:
     transitions, parallel_pairs = queue.get(timeout=120)
     process.join(timeout=10)
     assert transitions > 0 and parallel_pairs == 0
+
+
+def test_a_slow_worker_does_not_hold_the_run_past_its_budget(tmp_path: Path, monkeypatch) -> None:
+    """A worker has no watchdog (threads do not survive the fork) and may compute long
+    between queries: the explorer waited on it, and smtplib.SMTP's run went 15 s past its
+    60 s budget. The parent now waits only until the deadline, stops the workers, and the
+    typestate is partial."""
+    import time
+
+    import contractor.parallel as parallel
+    from contractor.runguard import guarded
+
+    def stalled(z3b, methods, conn) -> None:
+        time.sleep(60)
+
+    monkeypatch.setattr(parallel, "_serve", stalled)
+    path = tmp_path / "flags.py"
+    path.write_text(flags_source(4))
+    options = InferOptions(backend="z3")
+    model = load_model(f"{path}:Flags4", options)
+    started = time.monotonic()
+    with guarded(1.0) as guard:
+        backend = make_backend(model, replace(options, run_deadline=guard.deadline))
+        parallel_backend = ParallelBackend(backend, jobs=2, min_pairs=0, min_pair_seconds=0)
+        try:
+            ts = explore(model, parallel_backend, stop=guard.stop)
+        finally:
+            parallel_backend.close()
+    assert time.monotonic() - started < 10
+    assert not ts.complete
