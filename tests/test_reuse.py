@@ -213,3 +213,23 @@ def test_flags_queries_grow_with_n_not_with_the_states(tmp_path: Path) -> None:
         assert ts.stats.exploration_queries <= 8 * n + 4  # one part per flag, two patterns each
         per_pair[n] = ts.stats.exploration_queries / ts.stats.transitions
     assert per_pair[8] < 0.05 < per_pair[4]
+
+
+def test_the_splits_stop_at_the_runs_deadline(tmp_path: Path) -> None:
+    """Splitting the queries translates each method and rewrites its formulas without a
+    query, so no query's deadline check stopped it: smtplib.SMTP's 28 splits ran 15 s past
+    a spent budget. Past the deadline none is made, and the run's BudgetSpent ends it."""
+    import time
+
+    from contractor.errors import BudgetSpent
+
+    path = tmp_path / "flags.py"
+    path.write_text(flags_source(4))
+    model = load_model(f"{path}:Flags4", InferOptions(backend="z3"))
+    backend = Z3Backend(model)
+    assert backend.reuse is not None
+    (initial,) = backend.initial_targets("__init__")
+    backend.deadline = time.monotonic() - 1
+    with pytest.raises(BudgetSpent):
+        backend.targets(initial.enabled, "set_0")
+    assert backend.reuse.splits == {}
