@@ -15,24 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
+from bench_floor import timed  # wall and CPU time of one run (same folder)
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def timed(cmd: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]:
-    """Wall time and CPU time (user + system) of one run of `cmd`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    began = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - began
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -43,7 +32,7 @@ def main() -> None:
     parser.add_argument("--target", default=f"{ROOT / 'samples' / 'door.py'}:Door")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-    cwd = tempfile.gettempdir()
+    cwd = Path(tempfile.gettempdir())
     with tempfile.TemporaryDirectory() as out:
         steps = [(name, [py, "-c", "import z3"], [py, "-m", "contractor", "infer", args.target, "--out", out, "-q"])
                  for name, py in (("A", args.a), ("B", args.b))]

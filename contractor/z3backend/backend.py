@@ -121,7 +121,7 @@ class Z3Backend:
         if z3.is_true(lo):
             return True
         left = SURELY_SECONDS - self._surely_spent
-        if z3.is_false(lo) or left <= 0 or (self.deadline is not None and time.monotonic() >= self.deadline):
+        if z3.is_false(lo) or left <= 0 or self.past_deadline():
             return False
         started = time.monotonic()
         solver = make_solver(max(1, min(self.timeout_ms, SURELY_MS, int(left * 1000))))
@@ -166,12 +166,19 @@ class Z3Backend:
         key = (site.method, site.line, site.what)
         self._unknowns.setdefault(key, Unknown(site.method, site.line, site.what, site.detail))
 
-    def check(self, solver: z3.Solver, *extra: z3.BoolRef) -> z3.CheckSatResult:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            # past the run's budget every query would answer unknown at once, and the loops
-            # asking them (all-SAT, the fallback's candidates) would run on, keeping each
-            # unanswered one as a may-state: the explorer ends the run partial instead
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def end_if_spent(self) -> None:
+        """Past the run's budget, end it (the explorer makes the typestate partial)."""
+        if self.past_deadline():
             raise BudgetSpent("the run's budget was used up")
+
+    def check(self, solver: z3.Solver, *extra: z3.BoolRef) -> z3.CheckSatResult:
+        # past the run's budget every query would answer unknown at once, and the loops
+        # asking them (all-SAT, the fallback's candidates) would run on, keeping each
+        # unanswered one as a may-state: the explorer ends the run partial instead
+        self.end_if_spent()
         self.n_queries += 1
         return solver.check(*extra)
 

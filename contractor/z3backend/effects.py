@@ -161,6 +161,21 @@ def _is_read(node: ast.AST, parent: ast.AST | None) -> bool:
         isinstance(op, (ast.In, ast.NotIn)) and right is node for op, right in zip(parent.ops, parent.comparators))
 
 
+def _own_writes(model: ClassModel, scan: _Scan) -> set[str] | None:
+    """What the scanned statements write themselves (calls on self aside): the fields they
+    assign, and the mutable ones they mention; None where they cannot tell."""
+    if scan.unknown:
+        return None
+    out = set(scan.written)
+    for field in scan.mentioned:
+        f = model.fields.get(field)
+        if f is None or _holds_objects(f.type):
+            return None
+        if _mutable(f.type):
+            out.add(field)
+    return out
+
+
 def writes(model: ClassModel, name: str) -> frozenset[str] | None:
     """The fields method `name` may change (None: cannot tell, assume all)."""
     if not _class_is_plain(model):
@@ -177,15 +192,10 @@ def writes(model: ClassModel, name: str) -> frozenset[str] | None:
             return None
         scan = _Scan(model)
         scan.scan(method.body)
-        if scan.unknown:
+        own = _own_writes(model, scan)
+        if own is None:
             return None
-        out |= scan.written
-        for field in scan.mentioned:
-            f = model.fields.get(field)
-            if f is None or _holds_objects(f.type):
-                return None
-            if _mutable(f.type):
-                out.add(field)
+        out |= own
         todo.extend(scan.calls)
     return frozenset(out)
 
@@ -197,15 +207,10 @@ def statement_writes(model: ClassModel, stmts: list[ast.stmt]) -> frozenset[str]
         return None
     scan = _Scan(model)
     scan.scan(stmts)
-    if scan.unknown:
+    own = _own_writes(model, scan)
+    if own is None:
         return None
-    out = set(scan.written)
-    for field in scan.mentioned:
-        f = model.fields.get(field)
-        if f is None or _holds_objects(f.type):
-            return None
-        if _mutable(f.type):
-            out.add(field)
+    out = set(own)
     for name in scan.calls:
         called = writes(model, name)
         if called is None:

@@ -26,8 +26,8 @@ from contractor.z3backend.aggregates import Aggregates
 from contractor.z3backend.basecalls import BaseCalls
 from contractor.z3backend.comprehensions import Comprehensions
 from contractor.z3backend.deletes import DeleteExecutor
-from contractor.z3backend.escape import Escape
 from contractor.z3backend.exprs import ExprEvaluator
+from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.handlers import HandlerExecutor
 from contractor.z3backend.inline import InlineCalls
 from contractor.z3backend.loops import LoopExecutor
@@ -50,9 +50,10 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
     """Runs one method (or one condition) symbolically over a given state."""
 
     def __init__(self, model: ClassModel, constants: dict[str, Any], unroll: int,
-                 state: ExecState, fresh_prefix: str, escape: Escape | None = None):
+                 state: ExecState, fresh_prefix: str, facts: ClassFacts | None = None):
         self.model = model
-        self.escape = escape  # where the class hands `self` out (escape.py), if it does
+        self.facts = facts if facts is not None else ClassFacts()  # read once per class (facts.py)
+        self.known_types: dict[int, tuple[z3.ExprRef, type]] = {}  # exact Python types (pytypes.py)
         self.constants = constants
         self.unroll = unroll
         self.state = state
@@ -136,7 +137,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if writes is None and self.root is not None:
             if self.root_writes == ():  # computed once per executor, not per unknown statement
                 # once `self` escaped, outside code may have changed any field (escape.py)
-                self.root_writes = None if self.escape is not None else effects.writes(self.model, self.root[0])
+                self.root_writes = None if self.facts.escape is not None else effects.writes(self.model, self.root[0])
             writes = cast("frozenset[str] | None", self.root_writes)  # computed: not the () sentinel
             own = self.state.objects.get(self.root[1], {})
             if writes is not None and any(w not in own or own[w].kind == "any" for w in writes):

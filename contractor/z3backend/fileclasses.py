@@ -21,27 +21,35 @@ class Truth(enum.Enum):
     DECIDED_BY_IT = "decided by the instance"  # __bool__ or __len__ answers
 
 
-def _bindings(module: ast.Module, name: str) -> list[ast.stmt]:
-    out: list[ast.stmt] = []
+def plain_classes(module: ast.Module) -> dict[str, Truth]:
+    """Each plain class of the file, by name, with the truth of its new instances; read once
+    per class analysed (outside.py asks it at every call of a module-level name)."""
+    bound: dict[str, list[ast.stmt]] = {}
     for stmt in module.body:
-        if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-            out.append(stmt)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and any(
-                (a.asname or a.name.split(".")[0]) == name for a in stmt.names):
-            out.append(stmt)
-        elif any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                 for n in ast.walk(stmt) if not isinstance(stmt, (ast.ClassDef, ast.FunctionDef,
-                                                                   ast.AsyncFunctionDef))):
-            out.append(stmt)
+        for name in _names_bound(stmt):
+            bound.setdefault(name, []).append(stmt)
+    out: dict[str, Truth] = {}
+    for name in bound:
+        truth = _instance_truth(bound, name, 0)
+        if truth is not None:
+            out[name] = truth
     return out
 
 
-def instance_truth(module: ast.Module, name: str, depth: int = 0) -> Truth | None:
+def _names_bound(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {a.asname or a.name.split(".")[0] for a in stmt.names}
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _instance_truth(bound: dict[str, list[ast.stmt]], name: str, depth: int) -> Truth | None:
     """How true a new `name(...)` is, if `name` is a plain class of the file (else None)."""
-    bound = _bindings(module, name)
-    if depth > 8 or len(bound) != 1 or not isinstance(bound[0], ast.ClassDef):
+    stmts = bound.get(name, [])
+    if depth > 8 or len(stmts) != 1 or not isinstance(stmts[0], ast.ClassDef):
         return None
-    cls = bound[0]
+    cls = stmts[0]
     if cls.decorator_list or cls.keywords:
         return None
     defined = {s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -54,7 +62,7 @@ def instance_truth(module: ast.Module, name: str, depth: int = 0) -> Truth | Non
             continue
         if not isinstance(base, ast.Name):
             return None
-        inherited = instance_truth(module, base.id, depth + 1)
+        inherited = _instance_truth(bound, base.id, depth + 1)
         if inherited is None:
             return None
         if inherited is Truth.DECIDED_BY_IT:

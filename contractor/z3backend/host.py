@@ -26,7 +26,7 @@ from contractor.z3backend.state import ExecState, Frame, Loop
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
-    from contractor.z3backend.escape import Escape
+    from contractor.z3backend.facts import ClassFacts
     from contractor.z3backend.handlers import Caught
     from contractor.z3backend.mapcalls import DictView, MapMethod
     from contractor.z3backend.seqcalls import Reversed
@@ -44,7 +44,8 @@ class ExecutorHost:
 
     # -- the executor's state (Executor.__init__) ------------------------------------
     model: ClassModel
-    escape: Escape | None
+    facts: ClassFacts
+    known_types: dict[int, tuple[z3.ExprRef, type]]
     constants: dict[str, Any]
     unroll: int
     state: ExecState

@@ -28,7 +28,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import mentions_constant
-from contractor.z3backend.fileclasses import Truth, instance_truth
+from contractor.z3backend.fileclasses import Truth
 from contractor.z3backend.pytypes import result_type
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
@@ -188,7 +188,7 @@ class OutsideEvaluator(_Host):
             return self.fresh(_RESULT_TYPES[target.name], target.name)
         if isinstance(target, External) and target.name in _RESULT_TYPES:
             return self.fresh_typed(_RESULT_TYPES[target.name], target.name, node)
-        truth = instance_truth(self.model.module, target.name) if isinstance(target, External) else None
+        truth = self.facts.plain_classes.get(target.name) if isinstance(target, External) else None
         if truth is not None:  # a plain class of the file: a new object, never None (fileclasses.py)
             truthy = z3.BoolVal(True) if truth is Truth.TRUE else self.fresh_typed(BOOL, f"truth!{name}", node).z
             return Val(OPAQUE, self.new_object(truthy))

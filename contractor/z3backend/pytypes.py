@@ -40,13 +40,13 @@ class KnownTypes(_Host):
     def note_type(self, v: Val, cls: type) -> Val:
         """`v` (an untyped value) is exactly of class `cls`."""
         if v.kind == "opaque" and isinstance(v.z, z3.ExprRef):
-            self.__dict__.setdefault("_known_types", {})[v.z.get_id()] = (v.z, cls)  # kept alive
+            self.known_types[v.z.get_id()] = (v.z, cls)  # the term kept alive with its id
         return v
 
     def known_type(self, v: object) -> type | None:
         if not isinstance(v, Val) or v.kind != "opaque" or not isinstance(v.z, z3.ExprRef):
             return None
-        found = self.__dict__.get("_known_types", {}).get(v.z.get_id())
+        found = self.known_types.get(v.z.get_id())
         return None if found is None else found[1]
 
     def decided_hasattr(self, v: object, name: str) -> bool | None:

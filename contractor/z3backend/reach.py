@@ -60,9 +60,10 @@ class Reach(_Host):
         """Outside code got `v` (the value of `node`): what it can change in it, changes."""
         if isinstance(v, Val) and self.known_type(v) is bytes:
             return  # nothing outside code can change, and not the object itself (pytypes.py)
-        if self.escape is not None and may_be_self(v):
+        escape = self.facts.escape
+        if escape is not None and may_be_self(v):
             raise UnsupportedConstruct(f"outside code handed an untyped value, which may be the object itself: "
-                                       f"{self.escape}", self.loc(node))
+                                       f"{escape}", self.loc(node))
         if not isinstance(v, Val) or not holds_mutable(v.type):
             return
         act = self.active()

@@ -16,7 +16,6 @@ the method); a part the solver cannot decide makes the caller ask the whole quer
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from contractor.backend import Enabled, Target
-from contractor.errors import BudgetSpent
 from contractor.typestate import Certainty
 from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
 from contractor.z3backend.readable import Budget, conjunction_of_literals
@@ -67,11 +65,11 @@ class Reuse:
     def split(self, name: str) -> MethodSplit | None:
         if not self.splits:  # all at once, in a fixed order: the same z3 terms in every run
             for action in sorted(self.b.model.actions):
-                if self.b.deadline is not None and time.monotonic() >= self.b.deadline:
+                if self.b.past_deadline():
                     # each split translates its method and rewrites its formulas, no query
                     # checks the deadline there: smtplib.SMTP's 28 went 15 s past its budget
                     self.splits.clear()
-                    raise BudgetSpent("the run's budget was used up")
+                    self.b.end_if_spent()
                 self.splits[action] = self._make_split(action)
             # A copied part shared by several methods is always answered from the first
             # one's group, whichever method asks first (a worker of a parallel run asks in

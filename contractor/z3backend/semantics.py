@@ -22,8 +22,8 @@ from contractor.errors import TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import values as V
-from contractor.z3backend.escape import Escape, self_escape
 from contractor.z3backend.executor import Executor
+from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
@@ -136,7 +136,7 @@ class ClassSemantics:
     merged: bool = False
     fields: dict[str, Val] = field(init=False)
     constants: dict[str, Any] = field(init=False)
-    escape: Escape | None = field(init=False)
+    facts: ClassFacts = field(init=False)
     wf: z3.BoolRef = field(init=False)
     invariant: z3.BoolRef = field(init=False)
     enabled: dict[str, z3.BoolRef] = field(init=False)
@@ -151,7 +151,7 @@ class ClassSemantics:
     def __post_init__(self) -> None:
         self.runs = {}
         self.constants = dict(self.model.module_constants)
-        self.escape = self_escape(self.model)  # where `self` is handed out, if anywhere (escape.py)
+        self.facts = ClassFacts.read(self.model)  # where `self` escapes, the file's plain classes
         self.inexact = {}
         self.unknowns = []
         self.quantified = {}
@@ -237,7 +237,7 @@ class ClassSemantics:
         return dict(zip(formulas, push_all([z3.substitute(f, *pairs) for f in formulas.values()])))
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
-        return Executor(self.model, self.constants, self.unroll, state, prefix, self.escape)
+        return Executor(self.model, self.constants, self.unroll, state, prefix, self.facts)
 
     def conditions(self, conds: tuple[Condition, ...], fields: dict[str, Val], params: dict[str, Val],
                    label: str, extra: dict[str, Val] | None = None, old: dict[str, Val] | None = None,
