@@ -11,8 +11,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
+
+try:
+    from click.parser import _OptionParser as _ClickParser  # click >= 8.2
+except ImportError:  # click 8.1
+    from click.parser import OptionParser as _ClickParser  # type: ignore[no-redef]
 
 from contractor import __version__, infer_run
 from contractor.cli_options import (
@@ -113,7 +119,12 @@ class SuggestingGroup(click.Group):
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_BROKEN_PIPE)
-        except Exception:  # noqa: BLE001  (any other exception is a bug: report it, exit 70)
+        except Exception as exc:  # noqa: BLE001  (any other exception is a bug: report it, exit 70)
+            from contractor.explore import carries_interrupt
+
+            if carries_interrupt(exc):  # Ctrl-C inside z3's ctypes glue: an interrupt, not a bug
+                click.echo("interrupted; nothing written", err=True)
+                sys.exit(EXIT_INTERRUPTED)
             import traceback
 
             traceback.print_exc()
@@ -186,12 +197,36 @@ class Progress:
             self.shown = False
 
 
+class _ShortFirstParser(_ClickParser):
+    """click's option parser, taking an argument that is exactly one short option (`-q`,
+    `-j`) as that option at once. click first tries every dashed argument as a long option,
+    and on failing builds a "no such option" error, with close-match suggestions (difflib)
+    and a translated message (gettext and locale), before it tries the short one: 3-6 ms
+    of a 0.2 s run. Everything else (`-qv`, `-j2`, long options) is parsed by click as before."""
+
+    def _process_opts(self, arg: str, state: Any) -> None:
+        if arg in self._short_opt and (self.ctx is None or self.ctx.token_normalize_func is None):
+            self._match_short_opt(arg, state)  # where click ends up once the long match fails
+            return
+        super()._process_opts(arg, state)
+
+
+class ShortFirstCommand(click.Command):
+    """A click command parsing with _ShortFirstParser."""
+
+    def make_parser(self, ctx: click.Context) -> _ClickParser:
+        parser = _ShortFirstParser(ctx)
+        for param in self.get_params(ctx):
+            param.add_to_parser(parser, ctx)
+        return parser
+
+
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(EXIT_ERROR)
 
 
-@main.command(epilog=EXIT_CODES)
+@main.command(cls=ShortFirstCommand, epilog=EXIT_CODES)
 @click.argument("targets", nargs=-1, metavar="[TARGET]...")
 @click.option(
     "--out",

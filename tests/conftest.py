@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import signal
 
-import pytest
-from hypothesis import settings
-from hypothesis_profiles import QUICK, wants_quick
-from shared_runs import SequentialRuns
+os.environ.setdefault("CONTRACTOR_USER_CACHE", "0")  # before contractor is imported (contractor.classcode)
 
-os.environ.setdefault("CONTRACTOR_USER_CACHE", "0")
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+from hypothesis_profiles import QUICK, wants_quick  # noqa: E402
+from shared_runs import SequentialRuns  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:

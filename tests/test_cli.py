@@ -280,6 +280,32 @@ def test_options_reach_the_api(fake):
     )
 
 
+@pytest.mark.parametrize("short, long", [
+    (["-j", "3", "-q"], ["--jobs", "3", "--quiet"]),
+    (["-j3", "-qv"], ["--jobs", "3", "--quiet", "--verbose"]),  # click's short forms, parsed as always
+    (["-q", "-j=3"], None),  # not a short option on its own: click's way, which rejects "=3"
+])
+def test_short_options_as_their_long_forms_without_a_failed_long_match(fake, monkeypatch, short, long):
+    import click.parser
+
+    built = []  # click builds a "no such option" error (difflib, gettext) before trying a short option
+
+    class Counted(click.parser.NoSuchOption):
+        def __init__(self, *args, **kwargs):
+            built.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(click.parser, "NoSuchOption", Counted)
+    result = run("infer", "Door", *short)
+    if long is None:
+        assert result.exit_code == 2 and "Invalid value" in result.output
+        return
+    assert result.exit_code == 0, result.output
+    options = fake["options"]
+    assert not built or short == ["-j3", "-qv"]
+    assert run("infer", "Door", *long).exit_code == 0 and fake["options"] == options
+
+
 def test_defaults(fake):
     assert run("infer", "Door", "--quiet").exit_code == 0
     assert fake["options"] == api.InferOptions(  # no run unbounded, nor CrossHair's share
@@ -562,3 +588,37 @@ def test_exit_status_is_pythons():
     from contractor.entry import exit_status
 
     assert exit_status(None) == 0 and exit_status(3) == 3 and exit_status("bye") == 1
+
+
+def test_the_command_line_collects_cyclic_garbage_less_often(monkeypatch):
+    """contractor.entry raises the collector's thresholds for the command's process (a small
+    class made ~60 young collections, mostly rescanning modules and classes); library
+    callers are not affected, and the process's status is still the command's."""
+    import atexit
+    import gc
+
+    import contractor.cli
+    from contractor import entry
+
+    seen: list[tuple[int, int, int]] = []
+
+    def command(prog_name: str) -> None:
+        seen.append(gc.get_threshold())
+        raise SystemExit(3)
+
+    def leave(status: int) -> None:
+        raise SystemExit(("left", status))
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(contractor.cli, "main", command)
+    monkeypatch.setattr(os, "_exit", leave)
+    # the quick exit runs the exit handlers: not pytest's (multiprocessing's would mark this
+    # process as exiting, and a process forked later would never flush its queue)
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: None)
+    try:
+        with pytest.raises(SystemExit) as left:
+            entry.run()
+    finally:
+        gc.set_threshold(*before)
+    assert left.value.code in (("left", 3), 3)  # 3: the ordinary exit (a thread or a tracer is on)
+    assert seen == [entry.GC_THRESHOLD] and entry.GC_THRESHOLD[0] > before[0]

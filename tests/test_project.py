@@ -12,7 +12,7 @@ from pathlib import Path
 import cli_runs
 import pytest
 
-from contractor.settings import DEFAULT_BUDGET, PartialSettings, Settings, overlay
+from contractor.settings import DEFAULT_BUDGET, PartialSettings, Settings, may_configure_contractor, overlay
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -134,3 +134,26 @@ def test_pre_commit_hook_runs_contractor_infer_and_fails_on_errors():
 
     for option in (o for o in entry if o.startswith("--")):
         assert any(option in p.opts for p in main.commands["infer"].params), option
+
+
+TOML_DOCUMENTS = [
+    '[tool.contractor]\nbackend = "z3"\n', '[ tool . "contractor" ]\nunroll = 3\n', "[tool.'contractor'.classes.x]\n",
+    '[tool]\ncontractor = { backend = "z3" }\n', '[tool] # tools\ncontractor.backend = "z3"\n',
+    'tool.contractor.backend = "z3"\n', 'tool = { contractor = { backend = "z3" } }\n',
+    '"tool".contractor = { unroll = 2 }\n', '[[tool.contractor.x]]\ny = 1\n',
+    '[project]\nname = "contractor"\n[project.scripts]\ncontractor = "contractor.entry:run"\n'
+    '[tool.setuptools.package-data]\ncontractor = ["py.typed"]\n[tool.ruff]\nline-length = 120\n',
+    '[project]\nname = "other"\n', 'x = "[tool.contractor]"\n',
+]
+
+
+@pytest.mark.parametrize("text", TOML_DOCUMENTS)
+def test_a_pyproject_is_parsed_wherever_it_can_configure_contractor(text):
+    import tomllib
+
+    assert may_configure_contractor(text) or "contractor" not in tomllib.loads(text).get("tool", {})
+
+
+def test_a_pyproject_naming_contractor_elsewhere_is_not_parsed():
+    assert not may_configure_contractor((REPO / "pyproject.toml").read_text())  # spares tomllib (3 ms)
+    assert may_configure_contractor(TOML_DOCUMENTS[0])

@@ -1,0 +1,102 @@
+"""Whether two source trees of contractor write the same outputs (issue 14: a speed-up
+must not change what is written).
+
+For every file of samples/ and samples/crosshair/ and the door and 14 Contractor.NET
+classes of bench_aalpy.py, runs `python -m contractor infer TARGET --jobs 1` with each
+tree first on PYTHONPATH (fresh processes, working folder the tree itself), and compares
+what each wrote (typestate.json, typestate.dot, typestate.mmd, typestate.svg,
+report.html) and printed (the summary), byte for byte, after masking the run's time
+(`"seconds": ...` in the JSON, `N.NN s` in the summary and report). Query counts are
+compared apart: a speed-up that asks fewer queries changes them, and only them.
+
+    python benchmarks/same_outputs.py BEFORE_TREE AFTER_TREE [--only door,Linear]
+
+Prints one line per target (same / differs, with the first differing line of each file)
+and exits 1 when any output differs beyond the masked time and the query counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_aalpy import CLASSES  # noqa: E402
+
+SECONDS = [(re.compile(r'"seconds": [0-9.e-]+'), '"seconds": T'),
+           (re.compile(r"\b\d+(\.\d+)? ?(s|ms)\b"), "T s")]
+QUERIES = [(re.compile(r"(quer(?:y|ies)(?:</th><td>|[\": ]){1,12})\d+"), r"\1Q"),
+           (re.compile(r"\b(z3|crosshair|exploration_queries)(\"?): \d+"), r"\1\2: Q")]
+
+
+def targets() -> list[str]:
+    files = sorted(str(p.relative_to(ROOT)) for d in ("samples", "samples/crosshair") for p in (ROOT / d).glob("*.py"))
+    return files + [f"{path}:{cls}" for path, cls in CLASSES if not path.startswith("samples/")]
+
+
+def run(tree: Path, target: str, out: Path) -> dict[str, str]:
+    """What one run wrote and printed: file name -> text (`<stdout>` the summary)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    done = subprocess.run([sys.executable, "-m", "contractor", "infer", str(tree / target), "--out", str(out),
+                           "--jobs", "1"], cwd=tree, env=env, capture_output=True, text=True)
+    found = {"<stdout>": done.stdout.replace(str(tree), "TREE").replace(str(out), "OUT"),
+             "<status>": str(done.returncode)}
+    for p in sorted(out.rglob("*")):
+        if p.is_file():
+            found[str(p.relative_to(out))] = p.read_text(errors="replace").replace(str(tree), "TREE")
+    return found
+
+
+def mask(text: str, rules: list[tuple[re.Pattern[str], str]]) -> str:
+    for pattern, replacement in rules:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def first_difference(a: str, b: str) -> str:
+    for line in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0):
+        if line.startswith(("-", "+")) and not line.startswith(("---", "+++")):
+            return line[:160]
+    return "?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("--only", default="", help="comma-separated substrings of targets")
+    args = parser.parse_args()
+    only = [s for s in args.only.split(",") if s]
+    differ = 0
+    for target in targets():
+        if only and not any(s in target for s in only):
+            continue
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            before = run(args.before.resolve(), target, Path(a))
+            after = run(args.after.resolve(), target, Path(b))
+        notes = []
+        for name in sorted(set(before) | set(after)):
+            x, y = mask(before.get(name, "<missing>"), SECONDS), mask(after.get(name, "<missing>"), SECONDS)
+            if x == y:
+                continue
+            if mask(x, QUERIES) == mask(y, QUERIES):
+                notes.append(f"{name}: query counts only")
+                continue
+            differ += 1
+            notes.append(f"{name} DIFFERS: {first_difference(x, y)}")
+        print(f"{target:48} {'same' if not notes else '; '.join(notes)}", flush=True)
+    print(f"{differ} output file(s) differ beyond the run's time and query counts")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
