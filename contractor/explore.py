@@ -7,6 +7,7 @@ numbering never depends on the order in which a solver happens to return models.
 
 from __future__ import annotations
 
+import ctypes
 import time
 from collections import deque
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from contractor.typestate import (
     Typestate,
     Unknown,
 )
+from contractor.unexplored import complete as complete_soundly
 
 
 def _state(sid: str, enabled: Enabled, invariant: StateInvariant | str, initial: bool,
@@ -76,6 +78,19 @@ class ExplorationInterrupted(KeyboardInterrupt):
     def __init__(self, typestate: Typestate):
         super().__init__("exploration interrupted; the typestate is partial")
         self.typestate = typestate
+
+
+def carries_interrupt(exc: BaseException) -> bool:
+    """Whether `exc` is a KeyboardInterrupt in disguise: ctypes turns one raised while it
+    converts a z3 call's arguments into `ArgumentError("argument 2: KeyboardInterrupt: ")`."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, KeyboardInterrupt) or (isinstance(e, ctypes.ArgumentError) and "KeyboardInterrupt" in str(e)):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
 
 
 def _stuck_finding(state: State, transitions: list[Transition], inits: list[Initialization]) -> Finding:
@@ -124,6 +139,9 @@ def explore(
     # a backend answering queued states ahead, in worker processes (contractor.parallel)
     prefetch = getattr(backend, "prefetch", None)
     interrupted = False
+    answered: set[tuple[str, str]] = set()  # (state id, method) pairs whose targets are all found
+    built: set[str] = set()  # constructors whose initial states are all found
+    why = ""  # why the exploration stopped
 
     def raise_stop(why: Stop | None) -> None:
         if why is Stop.INTERRUPT:
@@ -147,10 +165,12 @@ def explore(
     def run() -> None:
         try:
             search()
-        except Exception:
+        except Exception as exc:
             # A solver cancelled by the run guard (the watchdog interrupts z3 once the budget is
             # spent or Ctrl-C came) may raise instead of answering "unknown": that is the stop.
             why = stop() if stop is not None else None
+            if why is None and carries_interrupt(exc):
+                why = Stop.INTERRUPT  # Ctrl-C landed in z3's ctypes glue before the watchdog counted it
             if why is None:
                 raise
             raise_stop(why)
@@ -165,6 +185,7 @@ def explore(
                     on_event(InitializationFound(inits[-1]))
             if stopped is not None:
                 raise stopped
+            built.add(ctor)
         while queue:
             source = queue.popleft()
             if prefetch is not None:
@@ -179,6 +200,7 @@ def explore(
                         on_event(TransitionFound(transitions[-1]))
                 if stopped is not None:
                     raise stopped
+                answered.add((ids[source], method))
                 if on_progress:
                     on_progress(len(ids), len(transitions))
 
@@ -186,17 +208,21 @@ def explore(
         run()
     except _StateLimit:
         complete = False
+        why = f"the exploration stopped at {max_states} states (--max-states)"
         extra_findings.append(Finding(
             FindingKind.INCOMPLETE, f"exploration stopped at {max_states} states (--max-states); transitions to "
-            "further states are left out"))
+            "further states go to the state `unexplored` (may)"))
     except _OutOfBudget:
         complete = False
+        why = "the time budget (--budget) was used up"
         extra_findings.append(Finding(
             FindingKind.INCOMPLETE,
-            "the time budget (--budget) was used up; exploration stopped, the typestate is partial"))
+            "the time budget (--budget) was used up; exploration stopped, the typestate is partial "
+            "(calls not explored may lead to the state `unexplored`)"))
     except (KeyboardInterrupt, Interrupted) as exc:
         complete = False
         interrupted = isinstance(exc, KeyboardInterrupt)
+        why = "the exploration was interrupted"
         extra_findings.append(Finding(FindingKind.INCOMPLETE, "exploration interrupted; the typestate is partial"))
 
     exploration_queries = sum(backend.queries().values())
@@ -205,9 +231,17 @@ def explore(
         _state(sid, enabled, backend.state_invariant(enabled), sid in initial_ids, backend.undecided(enabled))
         for enabled, sid in sorted(ids.items(), key=lambda kv: int(kv[1][1:]))
     )
+    if not complete:
+        rest = complete_soundly(model.actions, {sid: e for e, sid in ids.items()}, answered,
+                                model.constructors, built, backend.name, why)
+        if rest is not None:
+            states += (rest.state,)
+            transitions.extend(rest.transitions)
+            inits.extend(rest.initializations)
     findings = list(backend.findings()) if complete else []
     findings.extend(_stuck_finding(s, transitions, inits) for s in states if not s.enabled)
-    findings.extend(_maybe_stuck_finding(s) for s in states if s.enabled and not s.surely_enabled)
+    findings.extend(_maybe_stuck_finding(s) for s in states
+                    if s.enabled and not s.surely_enabled and not s.unexplored)
     findings.extend(model.notes)
     findings.extend(extra_findings)
     queries = backend.queries()

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 Certainty = Literal["must", "may"]
 SCHEMA_VERSION = 1
+UNEXPLORED = "unexplored"  # the id of a partial typestate's state for what was not explored (contractor.unexplored)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class State:
     # methods of `enabled` some objects of the state may not enable (sorted): their
     # enabledness is undecided (untranslated), the state stands for "can be enabled"
     undecided: tuple[str, ...] = ()
+    # stands for every object a stopped exploration did not reach (`contractor.unexplored`)
+    unexplored: bool = False
 
     @property
     def surely_enabled(self) -> tuple[str, ...]:
@@ -133,7 +136,8 @@ class Finding:
 
 @dataclass(frozen=True)
 class Unknown:
-    """A construct the z3 backend could not translate: its queries became may-answers."""
+    """A construct the z3 backend could not translate (or a method the budget cut): the
+    answers that depend on it are may (`detail` says where some stay exact)."""
 
     method: str
     line: int
@@ -192,18 +196,25 @@ class Typestate:
 
     @cached_property
     def always_enabled(self) -> tuple[str, ...]:
-        """The methods surely enabled in every state (sorted); empty when there is no state.
+        """The methods surely enabled in every state the exploration found (sorted); empty
+        when there is none.
 
         Renderers show them once instead of in every state, and leave out their self-loops
         (`hides`), so a big class's diagram shows only what changes. A method undecided in
         some state is not among them: it is shown, marked, in each state.
         """
-        if not self.states:
+        found = [s for s in self.states if not s.unexplored]  # `unexplored` is shown in full
+        if not found:
             return ()
-        common = set(self.states[0].surely_enabled)
-        for s in self.states[1:]:
+        common = set(found[0].surely_enabled)
+        for s in found[1:]:
             common &= set(s.surely_enabled)
         return tuple(sorted(common))
+
+    @property
+    def always_where(self) -> str:
+        """Where `always_enabled` holds, as renderers say it."""
+        return "every explored state" if any(s.unexplored for s in self.states) else "every state"
 
     @property
     def merged(self) -> bool:
@@ -216,11 +227,11 @@ class Typestate:
     def hides(self, t: Transition) -> bool:
         """Whether a renderer that lists `always_enabled` once leaves `t` out: a self-loop of
         an always-enabled method (its transitions to other states are still shown)."""
-        return t.source == t.target and t.method in self.always_enabled
+        return t.source == t.target and t.method in self.always_enabled and t.source != UNEXPLORED
 
     def shown_enabled(self, s: State) -> tuple[str, ...]:
         """The methods of `s` a renderer lists beside `always_enabled` (sorted)."""
-        always = set(self.always_enabled)
+        always = set(self.always_enabled) if not s.unexplored else set()
         return tuple(m for m in s.enabled if m not in always)
 
     def shown_labels(self, s: State) -> tuple[str, ...]:
@@ -258,7 +269,7 @@ class Typestate:
             "states": [
                 {"id": s.id, "enabled": list(s.enabled), "invariant": s.invariant,
                  "executable": s.executable, "initial": s.initial, "witnessed": s.witnessed,
-                 "undecided": list(s.undecided)}
+                 "undecided": list(s.undecided), "unexplored": s.unexplored}
                 for s in self.states
             ],
             "transitions": _shallow_all(self.transitions),
@@ -281,7 +292,7 @@ class Typestate:
                 State(s["id"], tuple(s["enabled"]), s.get("invariant", ""),
                       s.get("initial", s["id"] in data.get("initial", ())), s.get("witnessed", False),
                       s["executable"] if "executable" in s else _legacy_executable(s.get("invariant", "")),
-                      tuple(s.get("undecided", ())))
+                      tuple(s.get("undecided", ())), s.get("unexplored", False))
                 for s in data["states"]
             ),
             transitions=tuple(Transition(**t) for t in data["transitions"]),

@@ -6,7 +6,7 @@ you forget to call Connect?"). Rendering is `contractor.diagnostics`' job."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from contractor.check.domain import Event, Site
 from contractor.check.protocol import Protocol
@@ -14,6 +14,7 @@ from contractor.check.records import Mode
 from contractor.check.summaries import Checker, disabled
 from contractor.columns import SourceLines
 from contractor.diagnostics import Diagnostic, Related, Rule, Severity
+from contractor.unexplored import UNEXPLORED
 
 
 class Code(enum.Enum):
@@ -45,8 +46,11 @@ def _state_order(state: str) -> tuple[int, str]:
     return (int(digits), state) if digits.isdigit() else (0, state)
 
 
-def advice(sequence: tuple[str, ...] | None, none: str) -> str:
+def advice(sequence: tuple[str, ...] | None, none: str, states: Iterable[str] = ()) -> str:
     if sequence is None:
+        if UNEXPLORED in states:
+            return ("the typestate is partial: its exploration stopped before that state "
+                    "(infer it again with a larger --budget or --max-states)")
         return none
     return f"call {' then '.join(f'{m}()' for m in sequence)} first"
 
@@ -77,7 +81,7 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
             message = (f"{p.name}.{rec.method}() {'is not enabled' if surely else 'may not be enabled'}: "
                        f"'{rec.text}' may be in state "
                        f"{describe(p, bad, rec.site.path)}; "
-                       f"{advice(seq, f'no call sequence enables {rec.method}() from there')}")
+                       f"{advice(seq, f'no call sequence enables {rec.method}() from there', bad)}")
             out.append(Diagnostic(*_at(rec.site, lines), Severity.ERROR, message, Code.CALL.value))
         for helper in records.helpers.values():
             judged = checker.judge_helper(helper)
@@ -91,7 +95,7 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
             message = (f"{inner.protocol.name}.{inner.method}() is not enabled in {helper.callee_name}(): "
                        f"'{helper.text}' may be in state {describe(p, bad, helper.site.path)} when passed to "
                        f"{helper.callee_name}(), which calls {inner.text}.{inner.method}() at {where}; "
-                       f"{advice(seq, f'no call sequence makes {helper.callee_name}() legal from there')}")
+                       f"{advice(seq, f'no call sequence makes {helper.callee_name}() legal from there', bad)}")
             via = [Related(*_at(s, lines), "called from here") for s in inner.via]
             via.append(Related(*_at(inner.site, lines),
                                f"{inner.protocol.name}.{inner.method}() is not enabled here: "
@@ -108,7 +112,7 @@ def diagnostics(checker: Checker) -> list[Diagnostic]:
             name = f" '{leak.name}'" if leak.name else ""
             message = (f"{p.name} object{name} is not released: it may go out of scope in state "
                        f"{describe(p, bad, leak.site.path)} without a call of {must}; "
-                       f"{advice(seq, 'no call sequence releases it from there')}")
+                       f"{advice(seq, 'no call sequence releases it from there', bad)}")
             end = "its last reference is dropped here" if leak.dropped else f"{leak.scope} ends here"
             notes = (Related(leak.site.path, leak.line, 1, end),)
             out.append(Diagnostic(*_at(leak.site, lines), Severity.ERROR, message, Code.LEAK.value, notes))

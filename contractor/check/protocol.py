@@ -17,6 +17,7 @@ from typing import Protocol as TypingProtocol
 
 from contractor.state_tests import Truth
 from contractor.typestate import Typestate
+from contractor.unexplored import UNEXPLORED
 
 MAX_SEQUENCE_SETS = 5000  # state sets the enabling-sequence search visits at most
 
@@ -71,7 +72,8 @@ class Protocol:
         # without the undecided methods (`m?`: some objects of the state may not enable them)
         self.surely: dict[str, frozenset[str]] = {s.id: frozenset(s.surely_enabled) for s in typestate.states}
         self._labels = {s.id: ", ".join(sorted(s.labels())) for s in typestate.states}
-        self._by_enabled = {e: s for s, e in self.enabled.items()}
+        # the oracle names states by enabled set; `unexplored` is none of its answers
+        self._by_enabled = {frozenset(s.enabled): s.id for s in typestate.states if not s.unexplored}
         self.methods = frozenset(typestate.methods)
         self.post: dict[tuple[str, str], frozenset[str]] = {}
         for t in typestate.transitions:
@@ -112,7 +114,7 @@ class Protocol:
     def after(self, state: str, method: str, args: dict[str, Any] | None = None) -> frozenset[str]:
         """States a call of `method` in `state` can lead to (empty when it is not enabled)."""
         targets = self.post.get((state, method), frozenset())
-        if args and targets and self.oracle is not None and len(targets) > 1:
+        if args and self.oracle is not None and len(targets) > 1 and UNEXPLORED not in targets:
             key = (state, method, tuple(sorted(args.items())))
             if key not in self._args_cache:
                 self._args_cache[key] = self._ids(self.oracle.targets_with_args(self.enabled[state], method, args))
@@ -123,7 +125,7 @@ class Protocol:
 
     def created(self, constructor: str, args: dict[str, Any] | None = None) -> frozenset[str]:
         targets = self.initial.get(constructor, frozenset())
-        if args and len(targets) > 1 and self.oracle is not None:
+        if args and len(targets) > 1 and self.oracle is not None and UNEXPLORED not in targets:
             key = ("", constructor, tuple(sorted(args.items())))
             if key not in self._args_cache:
                 self._args_cache[key] = self._ids(self.oracle.initial_with_args(constructor, args))
@@ -145,7 +147,9 @@ class Protocol:
     def truth(self, state: str, method: str) -> Truth:
         table = self._tests.setdefault(method, {})
         if state not in table:
-            table[state] = self.oracle.truth(self.enabled[state], method) if self.oracle else Truth.EITHER
+            # `unexplored` holds any object: the oracle, asked by enabled set, cannot tell
+            oracle = self.oracle if state != UNEXPLORED else None
+            table[state] = oracle.truth(self.enabled[state], method) if oracle else Truth.EITHER
         return table[state]
 
     def _ids(self, enabled_sets: list[frozenset[str]] | None) -> frozenset[str] | None:

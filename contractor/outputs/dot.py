@@ -87,7 +87,8 @@ def node_label(state: State, ts: Typestate | None = None, loops: tuple[str, ...]
 
 
 def _node(state: State, ts: Typestate, loops: tuple[str, ...] = ()) -> str:
-    classes = ["state"] + ["initial"] * state.initial + ["stuck"] * (not state.enabled)
+    classes = (["state"] + ["initial"] * state.initial + ["stuck"] * (not state.enabled)
+               + ["unexplored"] * state.unexplored)
     attrs = {"id": node_id(state.id), "class": " ".join(classes),
              "label": node_label(state, ts, loops), "tooltip": state_tooltip(ts, state)}
     if state.initial:
@@ -98,6 +99,8 @@ def _node(state: State, ts: Typestate, loops: tuple[str, ...] = ()) -> str:
             fillcolor="lightgrey",
             color="firebrick",
         )
+    if state.unexplored:  # what a stopped exploration did not reach (contractor.unexplored)
+        attrs.update(style="dashed,bold" if state.initial else "dashed", color="grey40", fontcolor="grey40")
     return f"  {quote(state.id)} {_attrs(**attrs)};"
 
 
@@ -172,7 +175,7 @@ def _title(ts: Typestate) -> str:
     partial = " (PARTIAL)" if not ts.complete else ""
     title = f"{ts.class_name}: {len(ts.states)} states, {len(ts.transitions)} transitions{partial}"
     if ts.always_enabled:
-        title += f"\nalways enabled (in every state, self-loops not drawn): {', '.join(ts.always_enabled)}"
+        title += f"\nalways enabled (in {ts.always_where}, self-loops not drawn): {', '.join(ts.always_enabled)}"
     if ts.has_undecided:
         title += "\nm?: may be enabled (z3 could not decide it)"
     return title

@@ -75,7 +75,7 @@ def _page(ts: Typestate, svg: bytes | str | None) -> Iterator[str]:
                "states and transitions may be missing.</p>\n")
     yield "\n"
     if svg:
-        yield f'<div class="diagram">{fluid_svg(svg)}</div>\n{legend_html(ts.always_enabled)}\n'
+        yield f'<div class="diagram">{fluid_svg(svg)}</div>\n{legend_html(ts.always_enabled, ts.always_where)}\n'
         yield ('<p class="meta">Hover a state or an arrow for its enabled methods, invariant, certainty '
                'and witness.</p>\n')
     yield from _states(ts)

@@ -23,12 +23,12 @@ _ITEMS = (
 )
 
 
-def legend_html(always: Sequence[str]) -> str:
-    """The legend; `always` lists the methods enabled in every state (shown once here
-    instead of in every node). No trailing newline."""
+def legend_html(always: Sequence[str], where: str = "every state") -> str:
+    """The legend; `always` lists the methods enabled in `where` (shown once here instead
+    of in every node). No trailing newline."""
     listed = html_text(", ".join(always)) if always else "none"
     lines = ['<div class="legend" aria-label="legend">', *(f"  {item}" for item in _ITEMS),
-             '  <span class="legend-item legend-always">always enabled (in every state; not repeated in the '
+             f'  <span class="legend-item legend-always">always enabled (in {where}; not repeated in the '
              'nodes, self-loops not drawn):', f'    <code class="always-list">{listed}</code></span>', "</div>"]
     return "\n".join(lines)
 

@@ -36,7 +36,7 @@ def to_mermaid(ts: Typestate) -> str:
             description = "always-enabled methods only" if s.enabled else "stuck: no method enabled"
         lines.append(f"    {_id(s.id)} : {description}")
     if ts.always_enabled:
-        note = f"always enabled (in every state): {', '.join(ts.always_enabled)}"
+        note = f"always enabled (in {ts.always_where}): {', '.join(ts.always_enabled)}"
         lines.append(f"    note right of {_id(ts.states[0].id)} : {note}")
     if ts.has_undecided:
         lines.append(f"    note left of {_id(ts.states[0].id)} : m? may be enabled (z3 could not decide it)")

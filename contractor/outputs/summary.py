@@ -20,7 +20,7 @@ def _header(ts: Typestate) -> list[str]:
     if ts.always_enabled:
         lines.append(
             f"always enabled: {', '.join(ts.always_enabled)} "
-            "(in every state; not repeated below, nor their self-loops)"
+            f"(in {ts.always_where}; not repeated below, nor their self-loops)"
         )
     if ts.has_undecided:
         lines.append(UNDECIDED_NOTE)
@@ -86,7 +86,9 @@ def _findings(ts: Typestate, model: ClassModel | None) -> list[str]:
 def _unknowns(ts: Typestate) -> list[str]:
     if not ts.unknowns:
         return []
-    lines = ["", f"Not translated ({len(ts.unknowns)}; their queries gave may-answers):"]
+    # an invariant followed within --unroll still gives must-answers there (invregion.py):
+    # only the answers that need what was not translated are may
+    lines = ["", f"Not translated ({len(ts.unknowns)}; the answers that depend on them are may):"]
     for u in ts.unknowns:
         detail = f": {u.detail}" if u.detail else ""
         lines.append(f"  {u.method}, line {u.line}: {u.construct}{detail}")
