@@ -48,7 +48,7 @@ class Backend(Protocol):
         the state stands for objects where they can be enabled, not surely are."""
 
     def unknowns(self) -> list[Unknown]:
-        """Constructs that could not be translated (their queries became may-answers)."""
+        """Constructs that could not be translated (the answers depending on them are may)."""
 
     def queries(self) -> dict[str, int]:
         """Solver queries made so far, per backend name."""

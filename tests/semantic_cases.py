@@ -29,6 +29,34 @@ class Case:
 
 
 CASES = [
+    # a `finally` (and a branch in it) runs under the try body's guard again, with the
+    # body's raises undone: the body's dead end (after a call that always raises) must not
+    # end it too (executor.live; the finally's `self.x = 1` was skipped: reset lost)
+    Case("finally_after_a_body_that_always_raises", '''
+class C:
+    def __init__(self) -> None:
+        self.x = 0
+        self.y = 0
+
+    def _fail(self) -> None:
+        raise ValueError("always")
+
+    def m(self) -> None:
+        try:
+            self._fail()
+            if self.y == 0:
+                self.x = 5
+        except ValueError:
+            pass
+        finally:
+            if self.y == 0:
+                self.x = 1
+
+    def reset(self) -> None:
+        if self.x == 0:
+            raise ValueError("nothing to reset")
+        self.x = 0
+''', {"x": [0, 1, 5], "y": [0, 1]}),
     # `&`, `|` and `^` on two bools are bools (opexprs.py); on ints they stay some int
     Case("bool_bitwise_operators", '''
 class C:

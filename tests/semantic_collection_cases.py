@@ -302,3 +302,39 @@ COLLECTION_CASES.append(
 ''', {"items": [[], [0], [1], [0, 0], [0, 1], [1, 0], [1, 1]], "seen": [{}, {0: True}, {1: True}]},
         {"add": {"x": [0, 1]}, "drop_head": {"k": [-1, 0, 1, 3]}, "drop_at": {"i": [-3, -1, 0, 1]},
          "forget": {"x": [0, 1]}}))
+
+# An invariant with an aggregate past --unroll (2 here, lists up to 4 items) is followed
+# within the bound and unknown past it (invregion.py): calls on objects within the bound,
+# before and after, are must; the rest may. Before, the whole invariant was an unknown
+# predicate and every answer of the class was may.
+BITS = [list(t) for n in range(5) for t in itertools.product([0, 1], repeat=n)]
+COLLECTION_CASES.append(Case("invariant_aggregate_past_the_bound", '''
+class C:
+    """
+    inv: self.total == sum(self.xs)
+    inv: len(self.xs) <= 4
+    """
+
+    def __init__(self) -> None:
+        self.xs: list[int] = []
+        self.total = 0
+
+    def add(self, k: int) -> None:
+        """pre: 0 <= k <= 1 and len(self.xs) < 4"""
+        self.xs.append(k)
+        self.total += k
+
+    def drop(self) -> None:
+        """pre: len(self.xs) > 0"""
+        self.total -= self.xs.pop()
+
+    def full(self) -> None:
+        """pre: len(self.xs) >= 3"""
+        self.total = self.total + 0
+
+    def rich(self) -> None:
+        """pre: self.total >= 2"""
+        self.xs = self.xs[1:]
+        self.total = sum(self.xs)
+''', {"xs": BITS, "total": [0, 1, 2, 3, 4]}, {"add": {"k": [-1, 0, 1, 2]}}, exact=False, unroll=2,
+    unknown="more than 2 items"))

@@ -23,6 +23,62 @@ class Box:
         return 0
 
 
+class Grabby:
+    """An untyped object whose operators change what they are handed (a list gets an item,
+    an object with a `flag` gets it set) and itself (it turns falsy): operators on untyped
+    objects are outside code (outside.py, operator_call)."""
+
+    def __init__(self) -> None:
+        self.full = True
+
+    def _grab(self, other: object) -> None:
+        self.full = False
+        if isinstance(other, list):
+            other.append(1)
+        elif hasattr(other, "flag"):
+            other.flag = True  # type: ignore[attr-defined]
+
+    def __bool__(self) -> bool:
+        return self.full
+
+    def __eq__(self, other: object) -> bool:
+        self._grab(other)
+        return False
+
+    __hash__ = object.__hash__
+
+    def __lt__(self, other: object) -> bool:
+        self._grab(other)
+        return False
+
+    def __add__(self, other: object) -> Grabby:
+        self._grab(other)
+        return self
+
+    __radd__ = __add__
+
+    def __contains__(self, item: object) -> bool:
+        self._grab(item)
+        return False
+
+    def __getitem__(self, key: object) -> int:
+        self._grab(key)
+        return 0
+
+    def __setitem__(self, key: object, value: object) -> None:
+        self.full = False
+        self.kept = value
+
+    def __neg__(self) -> Grabby:
+        self.full = False
+        return self
+
+    def keep(self) -> None:
+        kept = getattr(self, "kept", None)
+        if isinstance(kept, list):
+            kept.append(2)
+
+
 OUTSIDE_CASES = [
     # a module function (outside code) mutates the untyped list it is handed: its truth
     # may change, so `flush` becomes enabled after `add`
@@ -496,3 +552,162 @@ OUTSIDE_CASES.append(
             raise ValueError("nothing")
         self.code = 0
 ''', {"code": [0, 250], "open": BOOLS}))
+OUTSIDE_CASES.append(
+    # the field's untyped object comes back from a helper inside a tuple, merged over the
+    # helper's two returns: outside code handed the tuple's item changes the field's
+    # object too (reach.py reads the identity through the tuple and both returns)
+    Case("outside_code_changes_an_object_returned_in_a_tuple", '''def fill(buf, x):
+    buf.append(x)
+
+
+def make():
+    return []
+
+
+class C:
+    def __init__(self) -> None:
+        self.buf = []
+        self.buf = make()
+
+    def _pair(self, flag: bool):
+        if flag:
+            return 1, self.buf
+        return 2, self.buf
+
+    def add(self, x, flag: bool) -> None:
+        code, b = self._pair(flag)
+        fill(b, x)
+
+    def flush(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+        self.buf = []
+''', {"buf": [[], [1]]}, {"add": {"x": [1], "flag": BOOLS}}, exact=False))
+OUTSIDE_CASES.append(
+    # an operator on an untyped object runs its code (__eq__, reflected __eq__, __lt__,
+    # __add__, __radd__, __contains__, __getitem__), handed the other operand: the list field
+    # may grow, so `flush` becomes enabled after each (outside.py, operator_call)
+    Case("operators_on_an_untyped_value_change_a_list_operand", '''class C:
+    def __init__(self, key) -> None:
+        self.key = key
+        self.items: list[int] = []
+
+    def probe(self) -> None:
+        if self.key == self.items:
+            raise ValueError("equal")
+
+    def reflected(self) -> None:
+        if self.items != self.key:
+            return
+
+    def order(self) -> None:
+        if self.key < self.items:
+            raise ValueError("less")
+
+    def plus(self) -> None:
+        print(self.key + self.items)
+
+    def plus_right(self) -> None:
+        print(self.items + self.key)
+
+    def look(self) -> None:
+        if self.items in self.key:
+            raise ValueError("in")
+
+    def index(self) -> None:
+        print(self.key[self.items])
+
+    def flush(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        self.items = []
+''', {"key": [Grabby()], "items": [[], [1]]}, {"__init__": {"key": [Grabby()]}}, exact=False))
+OUTSIDE_CASES.append(
+    # the untyped object's own operators (unary -, ==, an item read, an item stored) may
+    # change its truth, as its methods may (reach.py): `check` becomes disabled
+    Case("operators_on_an_untyped_value_change_the_value", '''class C:
+    def __init__(self, key) -> None:
+        self.key = key
+
+    def negate(self) -> None:
+        print(-self.key)
+
+    def equal(self) -> None:
+        if self.key == 1:
+            return
+
+    def read(self) -> None:
+        print(self.key[0])
+
+    def write(self) -> None:
+        self.key[0] = 1
+
+    def check(self) -> None:
+        if not self.key:
+            raise ValueError("empty")
+''', {"key": [Grabby()]}, {"__init__": {"key": [Grabby()]}}, exact=False))
+OUTSIDE_CASES.append(
+    # `self` handed to an untyped object's __eq__: it may set the object's own flag; the
+    # path is not followed (its answers may), the transition to `reset` kept
+    Case("self_handed_to_an_untyped_values_operator", '''class C:
+    def __init__(self, key) -> None:
+        self.key = key
+        self.flag = False
+
+    def same(self) -> None:
+        if self.key == self:
+            raise ValueError("same")
+
+    def reset(self) -> None:
+        if not self.flag:
+            raise ValueError("no flag")
+        self.flag = False
+''', {"key": [Grabby()], "flag": BOOLS}, {"__init__": {"key": [Grabby()]}}, exact=False,
+        unknown="an object of the class handed to an untyped value's operator"))
+OUTSIDE_CASES.append(
+    # a list field stored into an untyped object by item assignment is kept by it: a later
+    # call on the object may grow it (the path is not followed: the object's item aliases
+    # the field)
+    Case("a_list_stored_into_an_untyped_object_by_item", '''class C:
+    def __init__(self, store) -> None:
+        self.store = store
+        self.items: list[int] = []
+
+    def keep(self) -> None:
+        self.store[0] = self.items
+        self.store.keep()
+
+    def flush(self) -> None:
+        if not self.items:
+            raise ValueError("empty")
+        self.items = []
+''', {"store": [Grabby()], "items": [[], [1]]}, {"__init__": {"store": [Grabby()]}}, exact=False,
+        unknown="a field made to share another list (aliasing)"))
+OUTSIDE_CASES.append(
+    # an operator on an untyped value may raise (its __getitem__ a KeyError, its __lt__,
+    # __neg__ or __add__ a TypeError): a may_raise finding, as for a call to outside code
+    Case("operators_on_an_untyped_value_may_raise", '''class C:
+    def __init__(self, table) -> None:
+        self.table = table
+        self.used = False
+
+    def get(self) -> None:
+        print(self.table["k"])
+        self.used = True
+
+    def order(self) -> None:
+        if self.table < 1:
+            self.used = True
+
+    def negate(self) -> None:
+        print(-self.table)
+
+    def plus(self) -> None:
+        print(self.table + 1)
+
+    def reset(self) -> None:
+        if not self.used:
+            raise ValueError("unused")
+        self.used = False
+''', {"table": [{}], "used": BOOLS}, {"__init__": {"table": [{}]}}, exact=False,
+        findings=(("may_raise", "get"), ("may_raise", "order"), ("may_raise", "negate"), ("may_raise", "plus"))))

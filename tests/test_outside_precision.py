@@ -44,3 +44,45 @@ def test_a_reply_loop_outside_code_keeps_going_leaves_the_guard_exact(tmp_path, 
     assert {frozenset(s.enabled) for s in ts.states} == {frozenset({"close", method}), frozenset({"close"})}
     closed = [s.id for s in ts.states if method not in s.enabled]
     assert all(t.certainty == "must" for t in ts.transitions if t.method == "close" and t.target in closed)
+
+
+SNIFF = '''
+import socket
+
+
+class Sender:
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def send(self) -> None:
+        data = b"x"
+        if isinstance(data, socket.socket):
+            raise TypeError("a socket")
+        self.sent = 1
+
+    def reset(self) -> None:
+        if self.sent == 0:
+            raise ValueError("nothing sent")
+        self.sent = 0
+'''
+
+
+def test_isinstance_against_a_standard_class_does_not_depend_on_earlier_imports(tmp_path) -> None:
+    """`isinstance(b"x", socket.socket)` is decided (False) in a fresh interpreter that has
+    not imported socket, as in one that has: the answer was a may before, where socket
+    was not yet in sys.modules (pytypes.DECIDED_MODULES)."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "sniff.py").write_text(SNIFF)
+    run = ("import sys, json; {pre}from contractor.api import infer, InferOptions; "
+           "ts = infer('sniff.py:Sender', InferOptions(backend='z3')); "
+           "print(json.dumps([[t.method, t.certainty] for t in ts.transitions]))")
+    answers = []
+    for pre in ("", "import socket; "):
+        out = subprocess.run([sys.executable, "-c", run.format(pre=pre)], cwd=tmp_path, capture_output=True,
+                             text=True, check=True).stdout
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1]
+    assert all(c == "must" for _, c in answers[0]) and ["send", "must"] in answers[0]

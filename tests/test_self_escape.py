@@ -64,8 +64,41 @@ class C:
         self.n = 0
 '''
 
+# the object compared with 1 through an untyped field that holds it: its own __eq__ runs
+EQUALS = '''class C:
+    def __init__(self) -> None:
+        self.parent = None
+        self.n = 0
+
+    def link(self) -> None:
+        self.parent = self
+
+    def poke(self) -> None:
+        if self.parent == 1:
+            raise ValueError("one")
+
+    def __eq__(self, other) -> bool:
+        self.n = 1
+        return False
+
+    __hash__ = object.__hash__
+
+    def reset(self) -> None:
+        if self.n == 0:
+            raise ValueError("zero")
+        self.n = 0
+'''
+PLAIN = EQUALS.replace("""    def __eq__(self, other) -> bool:
+        self.n = 1
+        return False
+
+    __hash__ = object.__hash__
+
+""", "")
+
 CASES = {
     "field_set_to_self_untyped": (PARENT.format(annotation=""), ("link", "poke", "reset")),
+    "operator_of_the_class_on_itself": (EQUALS, ("link", "poke", "reset")),
     "field_set_to_self_any": (PARENT.format(annotation=": Any"), ("link", "poke", "reset")),
     "handler_holding_self": (HANDLER, ("poke", "reset", "poke")),
 }
@@ -119,3 +152,15 @@ class C:
     ts = infer(f"{path}:C", InferOptions(backend="z3"))
     assert not any("handed out" in u.construct for u in ts.unknowns), ts.unknowns
     assert not any(u.method == "write" for u in ts.unknowns), ts.unknowns  # fp.write is followed
+
+
+def test_an_operator_the_class_does_not_define_is_followed_though_self_escaped(tmp_path: Path) -> None:
+    """Where `self` escaped, an untyped operand of `==` may be the object; without an `__eq__`
+    of the class, comparing it runs none of its code (object's), so the path is followed."""
+    assert "__eq__" not in PLAIN and "self.parent = self" in PLAIN
+    path = tmp_path / "plain.py"
+    path.write_text(PLAIN)
+    ts = infer(f"{path}:C", InferOptions(backend="z3"))
+    assert not [u for u in ts.unknowns if u.method == "poke"], ts.unknowns
+    poke = [t for t in ts.transitions if t.method == "poke"]  # may: `==` is the untyped value's answer
+    assert poke and not any("handed out" in (t.reason or "") for t in poke), [t.reason for t in poke]

@@ -104,3 +104,74 @@ def test_atoms_found_through_the_c_api_are_those_of_the_object_walk() -> None:
         pass
     else:
         raise AssertionError("a quantifier is refused")
+
+
+def _reference_push(e: z3.ExprRef, memo: dict[int, tuple[z3.ExprRef, z3.ExprRef]]) -> z3.ExprRef:
+    """membership.push as first written: a recursive walk through z3's Python objects."""
+    from contractor.z3backend.membership import item, length, member
+
+    if e.get_id() in memo:
+        return memo[e.get_id()][1]
+    if z3.is_quantifier(e) or not z3.is_app(e) or e.num_args() == 0:
+        out = e
+    else:
+        kids = [_reference_push(c, memo) for c in e.children()]
+        if z3.is_app_of(e, z3.Z3_OP_SEQ_CONTAINS) and z3.is_app_of(kids[1], z3.Z3_OP_SEQ_UNIT):
+            out = member(kids[0], kids[1].arg(0))
+        elif z3.is_app_of(e, z3.Z3_OP_SEQ_LENGTH):
+            out = length(kids[0])
+        elif z3.is_app_of(e, z3.Z3_OP_SEQ_NTH):
+            out = item(kids[0], kids[1])
+        elif any(not k.eq(c) for k, c in zip(kids, e.children())):
+            out = e.decl()(*kids)
+        else:
+            out = e
+    memo[e.get_id()] = (e, out)
+    return out
+
+
+def test_membership_rewriting_through_the_c_api_is_the_object_walk() -> None:
+    """The DAG walk (C API, new applications made by Z3_mk_app) gives the very term the
+    object walk gives: wide shared conjunctions, rewritten nodes under unchanged ones,
+    sequence reads, lengths, membership under if-then-else, arithmetic and a datatype."""
+    x, y, z = z3.Ints("x y z")
+    c = z3.Bool("c")
+    s, t = z3.Consts("s t", z3.SeqSort(z3.IntSort()))
+    grown = z3.Concat(s, z3.Unit(y), t)
+    shared = z3.Or(z3.Contains(grown, z3.Unit(x)), z3.Length(z3.If(c, s, grown)) > z)
+    wide = [z3.If(c, shared, x + i > y) for i in range(40)] + [shared, z3.Contains(t, z3.Unit(z))]
+    formulas = [
+        z3.And(*wide),
+        z3.Or(z3.Not(shared), grown[z] == x, z3.If(c, grown, s)[0] > 3),
+        z3.Implies(z3.And(*wide[:5]), z3.Length(grown) == z3.Length(s) + 2 * x),
+        x * y + z > 2,  # nothing to rewrite
+    ]
+    for f in formulas:
+        expected = _reference_push(f, {})
+        got = push(f)
+        assert got.eq(expected), (f, got, expected)
+    assert push(formulas[-1]).eq(formulas[-1])
+
+
+def test_model_values_read_through_the_c_api_are_the_python_api_ones() -> None:
+    """py_value's C-API reading of Booleans and integers (and the opaque witness's reading of
+    a constructor's parts) gives what z3's Python predicates give; anything else falls
+    through to them (strings, reals, floats)."""
+    from contractor.z3backend.witness import constructor_args
+    from contractor.z3backend.z3util import py_value
+
+    x, y = z3.Ints("x y")
+    p = z3.Bool("p")
+    s = z3.Solver()
+    s.add(x == -7, y == 10 ** 30, z3.Not(p))
+    assert s.check() == z3.sat
+    m = s.model()
+    for term, expected in ((x, -7), (y, 10 ** 30), (p, False), (z3.Not(p), True), (x + 7, 0)):
+        value = m.eval(term, model_completion=True)
+        assert py_value(value) == expected and type(py_value(value)) is type(expected)
+    assert py_value(z3.StringVal("ab")) == "ab"
+    assert py_value(z3.RealVal("1/2")) == 0.5
+    obj = O.make(z3.IntVal(3), z3.BoolVal(False), z3.BoolVal(True))
+    args = constructor_args(obj)
+    assert args is not None and [a.sexpr() for a in args] == [c.sexpr() for c in obj.children()]
+    assert constructor_args(x) is None and constructor_args(z3.IntVal(1)) is None

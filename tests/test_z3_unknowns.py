@@ -115,3 +115,32 @@ def test_a_translated_write_to_an_opaque_field_may_change_untranslated_condition
             getattr(obj, method)()
             concrete.add((before, method, on(obj)))
     assert_covered(ts, concrete)
+
+
+LATCH = '''
+class Latch:
+    def __init__(self) -> None:
+        self.held = False
+
+    async def take(self, waiter) -> None:
+        if self.held:
+            await waiter
+        self.held = True
+
+    def drop(self) -> None:
+        if not self.held:
+            raise RuntimeError("not held")
+        self.held = False
+'''
+
+
+def test_an_unknown_met_by_the_guards_and_the_transitions_says_both(tmp_path):
+    """asyncio.locks.Lock's `acquire` after its first await: one entry, and its detail names
+    both readings (it said "in its raise guards", while the transitions were may by it too)."""
+    path = tmp_path / "latch.py"
+    path.write_text(LATCH)
+    ts = infer(f"{path}:Latch", InferOptions(backend="z3"))
+    take = [u for u in ts.unknowns if u.method == "take"]
+    assert len(take) == 1 and "await" in take[0].construct, ts.unknowns
+    assert take[0].detail == "in its raise guards and its transitions", take
+    assert any(t.method == "take" and t.certainty == "may" and "await" in (t.reason or "") for t in ts.transitions)

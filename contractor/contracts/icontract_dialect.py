@@ -4,7 +4,9 @@ icontract binds a condition's arguments by name, so lambda parameters are the me
 own parameter names (plus `result` and `OLD` for postconditions). `result` becomes
 `__return__`, and `OLD.name` becomes the snapshot's capture expression evaluated before
 the call (`self` -> `__old__.self`, a parameter p -> `__old__.p`). A snapshot without
-`name=` is named after its capture function's single argument (icontract's rule).
+`name=` is named after its capture function's single argument (icontract's rule); with
+`icontract.DBC`, an override's postconditions may use the snapshots of the methods it
+overrides (contracts/inherit.py passes them).
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ def _check_params(lam: ast.Lambda, allowed: list[str], ctx: FileContext, constru
                 f"(icontract binds by name; expected some of: {', '.join(allowed)})", lam, ctx.text(lam))
 
 
-def _snapshots(fn: FunctionNode, ctx: FileContext, params: list[str]) -> dict[str, ast.expr]:
+def snapshots(fn: FunctionNode, ctx: FileContext, params: list[str]) -> dict[str, ast.expr]:
+    """The method's own `@snapshot`s: name -> capture expression over `__old__`."""
     snaps: dict[str, ast.expr] = {}
     for dec in fn.decorator_list:
         kind, _, args, kws = _kind(ctx, dec)
@@ -74,8 +77,10 @@ def _old(expr: ast.expr, snaps: dict[str, ast.expr], ctx: FileContext) -> ast.ex
     return result
 
 
-def read_method(fn: FunctionNode, ctx: FileContext, params: list[str]) -> Clauses:
-    """params: the method's parameter names, self first."""
+def read_method(fn: FunctionNode, ctx: FileContext, params: list[str],
+                inherited: dict[str, ast.expr] | None = None) -> Clauses:
+    """params: the method's parameter names, self first; `inherited`: the snapshots of the
+    methods it overrides (with `icontract.DBC`, a postcondition may use a base's snapshot)."""
     found = Clauses()
     snaps: dict[str, ast.expr] | None = None
     for dec in fn.decorator_list:
@@ -93,7 +98,7 @@ def read_method(fn: FunctionNode, ctx: FileContext, params: list[str]) -> Clause
             continue
         _check_params(lam, [*params, "result", "OLD"], ctx, construct)
         if snaps is None:
-            snaps = _snapshots(fn, ctx, params)
+            snaps = {**(inherited or {}), **snapshots(fn, ctx, params)}
         expr = substitute(lam.body, {"result": lambda n: name_ref(RETURN, n)})
         found.post.append(_make(_old(expr, snaps, ctx), lam, "post", args, kws, ctx))
     return found

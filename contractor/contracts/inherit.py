@@ -87,11 +87,13 @@ def functions_of(cls: ast.ClassDef, ctx: FileContext) -> dict[str, FunctionNode]
     return found
 
 
-def method_clauses(fn: FunctionNode, ctx: FileContext, lines: list[str]) -> dict[str, Clauses]:
+def method_clauses(fn: FunctionNode, ctx: FileContext, lines: list[str],
+                   snapshots: dict[str, ast.expr] | None = None) -> dict[str, Clauses]:
+    """The method's own clauses per dialect; `snapshots`: icontract's of what it overrides."""
     names = param_names(fn)
     return {
         "pep316": pep316.read_method(fn, ctx, lines),
-        "icontract": icontract_dialect.read_method(fn, ctx, names),
+        "icontract": icontract_dialect.read_method(fn, ctx, names, snapshots),
         "deal": deal_dialect.read_method(fn, ctx, names),
         "asserts": asserts.read_method(fn, ctx),
     }
@@ -216,7 +218,7 @@ class Hierarchy:
         reading, fn = d.readable()
         key = (d.index, fn.name)
         if key not in self._clauses:
-            clauses = method_clauses(fn, reading.ctx, reading.lines)
+            clauses = method_clauses(fn, reading.ctx, reading.lines, self.inherited_snapshots(d))
             self.used.update(k for k, c in clauses.items() if c.any)
             owner = reading.src.name
             for c in clauses.values():
@@ -224,6 +226,15 @@ class Hierarchy:
                 c.post = [self.mangled_condition(x, owner) for x in c.post]
             self._clauses[key] = clauses
         return self._clauses[key]
+
+    def inherited_snapshots(self, d: Definition) -> dict[str, ast.expr]:
+        """icontract's snapshots of the readable methods `d` overrides (with `icontract.DBC`
+        postconditions accumulate, so an override's may read a base's `OLD.name`)."""
+        below = self.definition(d.readable()[1].name, d.index + 1) if self.dbc else None
+        if below is None or below.reading is None:
+            return {}
+        reading, fn = below.readable()
+        return {**self.inherited_snapshots(below), **icontract_dialect.snapshots(fn, reading.ctx, param_names(fn))}
 
     def contracts(self, d: Definition) -> dict[str, Effective]:
         """The method's contracts per dialect, after inheritance (see the module docstring)."""

@@ -67,18 +67,22 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         self.context: Assumptions | None = None  # what the caller assumes (invariant, precondition)
         self.root: tuple[str, int] | None = None  # the first method invoked, and its object
         self.root_writes: frozenset[str] | None | tuple[()] = ()  # its write set, once computed
+        # live(): the answer per parts of active() it is keyed on (the terms kept alive)
+        self.liveness: dict[tuple[int, ...], tuple[bool, z3.BoolRef, list[z3.BoolRef]]] = {}
 
     def assume(self, context: z3.BoolRef, timeout_ms: int = 2000) -> None:
         """Let loops stop unrolling where `context` makes further iterations impossible."""
         self.context = Assumptions(context, timeout_ms)
 
-    def feasible(self, cond: z3.BoolRef) -> bool:
+    def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None) -> bool:
+        """Whether some object meeting the assumptions has `cond`; undecided (within
+        `timeout_ms`, default the assumptions') counts as yes."""
         cond = z3.simplify(cond)
         if z3.is_false(cond):
             return False
         if self.context is None:
             return True
-        return bool(self.context.check(cond) != z3.unsat)
+        return bool(self.context.check(cond, timeout_ms=timeout_ms) != z3.unsat)
 
     # -- bookkeeping -----------------------------------------------------------------
 
@@ -91,6 +95,27 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         for loop in self.loops:
             parts += [z3.Not(loop.broke), z3.Not(loop.continued)]
         return z3.And(*[p for p in parts if not z3.is_true(p)]) if parts else TRUE
+
+    def live(self) -> bool:
+        """Whether some path may still run here: false once z3's simplifier shows active()
+        empty. Asked before every statement; simplifying the whole active() each time (all
+        raises so far, every path condition) was a third of translating a method of
+        smtplib.SMTP, so it is asked once per guard, return and loop state of the frame
+        (and its untranslated paths): a raise of the analysed code ends the rest of its
+        block in run_block, and one in a callee or a branch (the paths it ends go on
+        being run, every effect under the false path condition) only costs time.
+        "No path" is reused only for the same raises: a `finally` block (or a branch in
+        it, z3 terms being shared) runs under the try body's guard again with the body's
+        raises undone, where the body's dead end must not end it too."""
+        parts = [self.guard, self.state.unknown, self.frame.returned]
+        parts += [f for loop in self.loops for f in (loop.broke, loop.continued)]
+        key = tuple(p.get_id() for p in parts)
+        known = self.liveness.get(key)
+        if known is None or not (known[0] or known[1].eq(self.state.raised)):
+            alive = not z3.is_false(z3.simplify(self.active()))
+            self.liveness[key] = (alive, self.state.raised, parts)
+            return alive
+        return known[0]
 
     def raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST, explicit: bool = False) -> None:
         """Paths where `cond` holds raise `exc` here; `explicit` for a `raise` or `assert` of
@@ -160,7 +185,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
 
     def run_block(self, stmts: Sequence[ast.stmt], writes: set[str] | None) -> None:
         for stmt in stmts:
-            if z3.is_false(z3.simplify(self.active())):
+            if not self.live():
                 return
             self.check_time(stmt)
             try:
@@ -172,6 +197,8 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
                 unexpressed = UnsupportedConstruct(f"{type(stmt).__name__} z3 could not express ({exc})",
                                                    self.loc(stmt))
                 self.mark_unknown(unexpressed, stmt, writes)
+            if isinstance(stmt, _ENDS_BLOCK):  # the rest of the block is dead code
+                return
 
     def check_time(self, node: ast.AST) -> None:
         """Past the run's deadline, the method being translated is given up (TranslationOutOfTime)."""
@@ -256,6 +283,10 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if self.run_other(node, writes):  # try, with, a bare raise, ... (handlers.py)
             return
         raise UnsupportedConstruct(f"statement {type(node).__name__}", self.loc(node))
+
+# statements after which nothing in the same block runs (in a loop: `break`, `continue`)
+_ENDS_BLOCK = (ast.Raise, ast.Return, ast.Break, ast.Continue)
+
 
 def _as_load(target: ast.expr) -> ast.expr:
     import copy

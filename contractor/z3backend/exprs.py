@@ -193,12 +193,10 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         base = self.eval(node.value)
         if base.kind == "opaque":
             self.none_raises(base, "TypeError", node)
-            if isinstance(node.slice, ast.Slice):
-                for part in (node.slice.lower, node.slice.upper, node.slice.step):
-                    if part is not None:
-                        self.tolerant(part)
-            else:
-                self.tolerant(node.slice)
+            parts = [p for p in (node.slice.lower, node.slice.upper, node.slice.step) if p is not None] \
+                if isinstance(node.slice, ast.Slice) else [node.slice]
+            # its __getitem__: outside code handed the key (a slice holds its parts)
+            self.operator_call([(node.value, base)] + [(p, self.tolerant(p)) for p in parts], "__getitem__", node)
             return self.opaque_operation("item", node)
         if base.kind == "optional" and base.type.args[0].kind in ("tuple", "list", "str"):
             # None on some paths (a helper that returns on some paths only): a TypeError

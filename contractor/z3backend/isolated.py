@@ -41,9 +41,9 @@ class IsolatedModel:
         return value.translate(z3.main_ctx())
 
 
-def solver_in(ctx: z3.Context, timeout_ms: int) -> z3.Solver:
+def solver_in(ctx: z3.Context, timeout_ms: int, *, core: bool = False) -> z3.Solver:
     """A solver of `ctx`, with make_solver's settings."""
-    return make_solver(timeout_ms, ctx)
+    return make_solver(timeout_ms, ctx, core=core)
 
 
 __all__ = ["IsolatedModel", "history_sensitive", "solver_in"]

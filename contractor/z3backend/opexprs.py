@@ -23,6 +23,13 @@ else:
 
 CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/"}
+# the method of the left operand each operator calls (the right one's reflected `__r...__` else)
+DUNDERS = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.MatMult: "__matmul__",
+           ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__",
+           ast.LShift: "__lshift__", ast.RShift: "__rshift__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+           ast.BitAnd: "__and__", ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__",
+           ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__", ast.Eq: "__eq__",
+           ast.NotEq: "__ne__", ast.In: "__contains__", ast.NotIn: "__contains__"}
 
 
 BOOL_BITWISE = {ast.BitAnd: z3.And, ast.BitOr: z3.Or, ast.BitXor: z3.Xor}
@@ -30,7 +37,7 @@ BOOL_BITWISE = {ast.BitAnd: z3.And, ast.BitOr: z3.Or, ast.BitXor: z3.Xor}
 
 class OperatorEvaluator(_Host):
     """Mixin of ExprEvaluator: needs eval, eval_any, condition, guard, raise_if, unsupported,
-    fresh_typed, opaque_operation, opaque_compare and view_contains."""
+    fresh_typed, opaque_operation, opaque_compare, operator_call and view_contains."""
 
     def e_BoolOp(self, node: ast.BoolOp) -> Val:
         is_and = isinstance(node.op, ast.And)
@@ -75,6 +82,7 @@ class OperatorEvaluator(_Host):
         if isinstance(node.op, ast.Not):
             return Val(BOOL, z3.Not(V.truthy(v)))
         if v.kind == "opaque":
+            self.operator_call([(node.operand, v)], DUNDERS[type(node.op)], node)  # outside code
             return self.opaque_operation("unary", node)
         v = self.unwrap(v, node)
         if isinstance(node.op, ast.USub):
@@ -101,12 +109,16 @@ class OperatorEvaluator(_Host):
             if {left.kind, right.kind} <= {"int", "bool"}:
                 return self.fresh_typed(INT, "bitwise", node)  # & | ^ << >> on ints: some int
             if "opaque" in (left.kind, right.kind):
+                self.operator_call([(node.left, left), (node.right, right)], DUNDERS[type(node.op)], node)
                 return self.opaque_operation("binop", node)
             raise self.unsupported(node, f"operator {type(node.op).__name__}")
         left, right = self.eval(node.left), self.eval(node.right)
         if left.kind == right.kind == "set":
             return self.set_binop(node, left, right)
         if "opaque" in (left.kind, right.kind) or (op == "%" and left.kind == "str"):
+            if left.kind == "str" and op == "%":  # formatting: it only looks (as f-strings do)
+                return self.fresh_typed(STR, "format", node)
+            self.operator_call([(node.left, left), (node.right, right)], DUNDERS[type(node.op)], node)
             if left.kind == "str":
                 return self.fresh_typed(STR, "format", node)
             result = self.opaque_operation("binop", node)
@@ -126,16 +138,20 @@ class OperatorEvaluator(_Host):
         self.raise_if(fails, "ZeroDivisionError", node)
         return result
 
-    def contains_unmodelled(self, left: Val, node: ast.Compare) -> z3.BoolRef:
+    def contains_unmodelled(self, left: Val, right: Val, operands: tuple[ast.expr, ast.expr],
+                            node: ast.Compare) -> z3.BoolRef:
         """`left in x` where z3 does not model x (a Mapping[ast.AST, Any] field, an untyped
         object): its __contains__ is code outside the analysed source, answering either way (the
-        answers using it are may) and possibly raising (a finding, never a guard)."""
-        fails = self.fresh(BOOL, "raises!in")
-        self.outside_raise_if(fails.z, "an exception from `in`", node)
+        answers using it are may) and possibly raising (a finding, never a guard). It is handed
+        `left`, and an untyped x may change itself (operator_call); a value z3 does not model
+        is not followed (README, "What is assumed")."""
+        handed = [(operands[0], left)] + ([(operands[1], right)] if right.kind == "opaque" else [])
+        self.operator_call(handed, "__contains__", node)  # and it may raise
         return self.fresh_typed(BOOL, "`in` on a value z3 does not model", node).z
 
     def e_Compare(self, node: ast.Compare) -> Val:
         left: Any = self.eval(node.left)  # a Val; a DictView after `x in d.keys()` in a chain
+        left_node = node.left
         parts = []
         saved = self.guard
         try:
@@ -145,28 +161,39 @@ class OperatorEvaluator(_Host):
                     c = self.view_contains(left, right, node)
                     parts.append(c if isinstance(op, ast.In) else z3.Not(c))
                     self.guard = z3.And(self.guard, parts[-1])
-                    left = right
+                    left, left_node = right, right_node
                     continue
                 if isinstance(right, Val) and isinstance(op, (ast.In, ast.NotIn)) and left.kind != "class" and (
                         right.kind == "any" or (right.kind == "opaque" and not self.caller_chosen(right))):
                     # its __contains__ (hashing the key) is outside code; the caller's own
                     # object answers as the caller likes (compare, below)
-                    c = self.contains_unmodelled(left, node)
+                    c = self.contains_unmodelled(left, right, (left_node, right_node), node)
                     c = c if isinstance(op, ast.In) else z3.Not(c)
                 elif not isinstance(right, Val) or right.kind == "any":
                     raise self.unsupported(right_node, "a value the z3 backend does not model after `in`")
                 else:
-                    c = self.compare(op, left, right, node)
+                    c = self.compare(op, left, right, node, (left_node, right_node))
                 parts.append(c)
                 self.guard = z3.And(self.guard, c)  # chained: later operands only if earlier hold
-                left = right
+                left, left_node = right, right_node
         finally:
             self.guard = saved
         return Val(BOOL, z3.And(*parts) if len(parts) > 1 else parts[0])
 
-    def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST) -> z3.BoolRef:
+    def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST,
+                operands: tuple[ast.expr, ast.expr] | None = None) -> z3.BoolRef:
         if a.kind == "opaque" or b.kind == "opaque":
-            return self.opaque_compare(op, a, b)
+            result = self.opaque_compare(op, a, b)
+            by_identity = isinstance(op, (ast.Is, ast.IsNot)) or (
+                isinstance(op, (ast.Eq, ast.NotEq)) and "none" in (a.kind, b.kind))
+            if operands is not None and not by_identity:
+                # `x == y`, `x < y`, `x in y`: the untyped side's __eq__, __lt__, __contains__
+                # (or the reflected one) runs, handed the other side; `== None` is taken to
+                # be `is None` (README, "What is assumed")
+                # `x in (1, 2)`, `x in self.items`: the container's own __contains__ asks x's __eq__
+                dunder = "__eq__" if isinstance(op, (ast.In, ast.NotIn)) and b.kind != "opaque" else DUNDERS[type(op)]
+                self.operator_call([(operands[0], a), (operands[1], b)], dunder, node)
+            return result
         try:
             if isinstance(op, (ast.Eq, ast.Is)):
                 return P.equal(a, b)

@@ -28,6 +28,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import mentions_constant
+from contractor.z3backend.escape import may_be_self
 from contractor.z3backend.fileclasses import Truth
 from contractor.z3backend.pytypes import result_type
 from contractor.z3backend.state import Site
@@ -54,6 +55,13 @@ _NEVER_RAISE = frozenset({"isinstance", "hasattr", "callable", "id", "bool", "ty
 # the standard library hands `self` to it in every socket-using class (README, "What is
 # assumed, not proved")
 _OBSERVERS = frozenset({"sys.audit"})
+
+
+# the methods an operator may call on its operands (each side's, reflected included)
+OPERATOR_METHODS = frozenset(
+    [f"__{n}__" for n in ("eq", "ne", "lt", "le", "gt", "ge", "contains", "getitem", "neg", "pos", "invert")]
+    + [f"__{r}{n}__" for n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift",
+                                "rshift", "and", "or", "xor") for r in ("", "r")])
 
 
 @dataclass(frozen=True)
@@ -196,6 +204,45 @@ class OutsideEvaluator(_Host):
         known = result_type(self.known_type(target.base), target.attr) if isinstance(target, Member) else (
             bytes if isinstance(target, External) and target.name == "str.encode" else None)
         return result if known is None else self.note_type(result, known)  # b"".join(...): bytes
+
+    def operator_call(self, operands: list[tuple[ast.expr, Any]], dunder: str, node: ast.AST) -> None:
+        """An operator on an untyped object (`x + y`, `x < y`, `x == y`, `y in x`, `x[k]`, `-x`)
+        calls that object's method (`dunder`: `__add__` or the reflected `__radd__` of the
+        other side, `__lt__`, `__eq__`, `__contains__`, `__getitem__`, `__neg__`), handing it
+        the other operands: outside code, as a method call is (outside_call), so what it can
+        reach in every operand may change (reach.py), an object of the class (or a value z3
+        does not model) handed to it leaves the path untranslated, and it may raise (a
+        TypeError, a KeyError: a `may_raise` finding, never a guard), except `==` and `!=`
+        (README, "What is assumed"). Where every operand is the caller's own (an untyped
+        argument of the analysed call, a scalar), the code run is the caller's object's, so
+        what it leaves is the caller's choice still (choose_by_caller)."""
+        for sub, v in operands:
+            if isinstance(v, Val) and v.kind == "class":
+                raise UnsupportedConstruct("an object of the class handed to an untyped value's operator",
+                                           self.loc(sub))
+            if isinstance(v, Val) and v.kind == "any":
+                raise UnsupportedConstruct(f"a {v.type} value handed to an untyped value's operator", self.loc(sub))
+        chosen = all(self.caller_chosen(v) for _, v in operands)
+        # where `self` was handed out (escape.py), one untyped operand may be the object: it
+        # then runs the class's own operator with the others (typed values, which run none of
+        # theirs on it), so it changes nothing unless the class defines one
+        selfish = [v for _, v in operands if may_be_self(v)]
+        harmless = len(selfish) == 1 and not self._defines_operators()
+        for sub, v in operands:
+            self.hand_out(sub, v, may_be_self_harmlessly=harmless)
+        if dunder not in ("__eq__", "__ne__"):
+            fails = self.fresh(BOOL, f"raises!{dunder}")
+            self.outside_raise_if(fails.z, f"an exception from {dunder}()", node)
+        if chosen:
+            for sub, v in operands:
+                if isinstance(v, Val) and v.kind == "opaque" and isinstance(sub, ast.Name):
+                    self.choose_by_caller(self.eval(sub))
+
+    def _defines_operators(self) -> bool:
+        """Whether the class (or a base) defines an operator's method, or has a base whose
+        code cannot be read (which might)."""
+        return any(name in self.model.methods for name in OPERATOR_METHODS) or \
+            any(not b.readable for b in self.model.bases)
 
     def opaque_compare(self, op: ast.cmpop, a: Val, b: Val) -> z3.BoolRef:
         if isinstance(op, (ast.Is, ast.IsNot)):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-import sys
+import importlib
 from typing import TYPE_CHECKING
 
 import z3
@@ -31,6 +31,15 @@ else:
 BYTES_RESULTS = frozenset({"join", "replace", "strip", "lstrip", "rstrip", "lower", "upper", "title",
                            "capitalize", "swapcase", "center", "ljust", "rjust", "zfill", "expandtabs",
                            "translate", "removeprefix", "removesuffix", "__mod__", "__add__"})
+
+
+# standard modules whose classes an isinstance test is decided against (importing one runs
+# no user code and has no visible effect)
+DECIDED_MODULES = frozenset({
+    "abc", "array", "collections", "collections.abc", "datetime", "decimal", "enum", "fractions",
+    "io", "numbers", "os", "pathlib", "queue", "re", "socket", "ssl", "threading", "types", "typing",
+    "email.message", "zipfile", "tarfile", "http.client", "urllib.parse",
+})
 
 
 class KnownTypes(_Host):
@@ -84,8 +93,8 @@ class KnownTypes(_Host):
         else:
             for k in range(len(path), 0, -1):  # `collections.abc.Iterable`: the longest module
                 name = ".".join([node.id, *path[:k - 1]])
-                if name in imported and name in sys.modules:
-                    found = sys.modules[name]
+                if name in imported and name in DECIDED_MODULES:
+                    found = importlib.import_module(name)
                     for attr in path[k - 1:]:
                         found = getattr(found, attr, None)
                     break

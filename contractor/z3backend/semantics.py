@@ -25,8 +25,11 @@ from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
+from contractor.z3backend.guardorder import cheapest_first
+from contractor.z3backend.invregion import region
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
+from contractor.z3backend.paramwrites import MUTABLE_KINDS, changed_arguments, names_in
 from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import eliminate_quantifiers
@@ -35,6 +38,10 @@ OPAQUE = "__opaque__"
 # seconds one method's translation may take under a run's budget: past it the method is
 # untranslated (its enabledness unknown, its answers may), not the rest of the run
 METHOD_SHARE_S = 6.0
+# the part of what is left of a run's budget that reading the raise guards may take: the
+# exploration gets the rest (smtplib.SMTP's guards took all of --budget 10, leaving no
+# query: the typestate was the state `unexplored` alone)
+GUARDS_SHARE = 0.6
 
 
 def has_opaque_fields(model: ClassModel) -> bool:
@@ -140,10 +147,16 @@ class ClassSemantics:
     wf: z3.BoolRef = field(init=False)
     invariant: z3.BoolRef = field(init=False)
     enabled: dict[str, z3.BoolRef] = field(init=False)
+    # time.monotonic() value after which no more raise guards are read (GUARDS_SHARE)
+    guards_deadline: float | None = field(init=False)
+    reading_guards: bool = field(init=False)  # while the enabledness of each action is read
     surely: dict[str, z3.BoolRef] = field(init=False)  # merged: m -> lo, for m whose enabledness has unknowns
     quantified: dict[str, tuple[dict[str, Val], z3.BoolRef]] = field(init=False)  # m -> (params, pre)
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
     global_inexact: dict[str, str] = field(init=False)  # those in the invariant and enabledness
+    # the invariant's conditions followed only within the unroll bound: (where not, over the
+    # fields; why) -- answers about objects there are may (invregion.py)
+    past_invariant: list[tuple[z3.BoolRef, str]] = field(init=False)
     unknowns: list[Unknown] = field(init=False)
     # method -> its one translation (oneread.py), or why it has none
     runs: dict[str, Outcome | UnsupportedConstruct] = field(init=False)
@@ -153,9 +166,12 @@ class ClassSemantics:
         self.constants = dict(self.model.module_constants)
         self.facts = ClassFacts.read(self.model)  # where `self` escapes, the file's plain classes
         self.inexact = {}
+        self.past_invariant = []
         self.unknowns = []
         self.quantified = {}
         self.fields = {}
+        self.guards_deadline = None
+        self.reading_guards = False
         if has_opaque_fields(self.model):
             # stands for the fields z3 does not model: every write to one changes it, and
             # conditions that could not be translated depend on it, so they may change too
@@ -175,7 +191,17 @@ class ClassSemantics:
         self.distinct_seqs = [(V.seq_of(v), len(v.type.args[0].members) if v.type.args[0].kind == "enum" else 0)
                               for v in self.fields.values() if v.kind in ("set", "dict")]
         of_invariant = dict(self.inexact)
-        self.enabled = {m: self.bounded_enabledness(self.model.methods[m]) for m in self.model.actions}
+        now = time.monotonic()
+        self.guards_deadline = None if self.deadline is None else now + GUARDS_SHARE * max(0.0, self.deadline - now)
+        # under a budget, the cheapest guards first (guardorder.py): the budget then reads as
+        # many as it can, and those it does not are unknown (may)
+        order = cheapest_first(self.model, self.model.actions) if self.deadline is not None else self.model.actions
+        self.reading_guards = True
+        try:
+            read = {m: self.bounded_enabledness(self.model.methods[m]) for m in order}
+        finally:
+            self.reading_guards = False
+        self.enabled = {m: read[m] for m in self.model.actions}
         self.global_inexact = dict(self.inexact)  # every answer depends on these
         self.surely = {}
         if self.merged:
@@ -241,7 +267,8 @@ class ClassSemantics:
 
     def conditions(self, conds: tuple[Condition, ...], fields: dict[str, Val], params: dict[str, Val],
                    label: str, extra: dict[str, Val] | None = None, old: dict[str, Val] | None = None,
-                   old_params: dict[str, Val] | None = None, assume: z3.BoolRef | None = None) -> z3.BoolRef:
+                   old_params: dict[str, Val] | None = None, assume: z3.BoolRef | None = None,
+                   changed: set[str] | None = None) -> z3.BoolRef:
         """The conjunction of the conditions (a condition that raises counts as false).
 
         `assume` is what every use of the result conjoins (the invariant of the same object,
@@ -249,10 +276,12 @@ class ClassSemantics:
 
         A condition the translation cannot follow becomes an uninterpreted predicate of the
         object's fields and the parameters: consistent, but unconstrained, so every answer
-        that depends on it is a may-answer.
+        that depends on it is a may-answer. So does a postcondition naming an argument in
+        `changed`, which the method may change in place (paramwrites.py).
         """
         parts: list[z3.BoolRef] = []
         for i, cond in enumerate(conds):
+            hit = sorted(names_in(cond.expr) & changed) if changed else []
             objects = {SELF: dict(fields)}
             if old is not None:
                 objects[OLD] = dict(old)
@@ -268,29 +297,49 @@ class ClassSemantics:
             if earlier:
                 ex.assume(z3.And(*earlier))
             try:
+                if hit:
+                    raise UnsupportedConstruct(f"a postcondition about `{hit[0]}`, an argument the method may "
+                                               "change in place (its value after the call is not followed)")
                 value = ex.condition(cond.expr)
+                past = None  # where the invariant is not followed (an aggregate past --unroll)
                 if not z3.is_false(state.unknown):
                     site = state.unknowns[0] if state.unknowns else None
-                    raise UnsupportedConstruct("a condition with an untranslated part" + (
-                        f" ({site.what}, line {site.line})" if site else ""))
+                    why = "a condition with an untranslated part" + (
+                        f" ({site.what}, line {site.line})" if site else "")
+                    past = region(state.unknown, self.flat(fields)) if label == "invariant" else None
+                    if past is None:
+                        raise UnsupportedConstruct(why)
                 if not z3.is_false(z3.simplify(state.outside)):  # a value outside code chose
                     site = state.outside_sites[0] if state.outside_sites else None
                     raise UnsupportedConstruct(f"a condition using code outside the analysed source"
                                                f"{f' ({site.what})' if site else ''}")
                 if state.assumed:
                     raise UnsupportedConstruct("a loop over a set in a condition")
-                parts.append(z3.And(value, z3.Not(state.raised)))
+                exact = z3.And(value, z3.Not(state.raised))
+                if past is not None:  # exact where it is followed (invregion.py)
+                    self.past_invariant.append((past, why))
+                    self.unknowns.append(Unknown(label, cond.location.line, why,
+                                                 f"in the condition `{cond.text}`; exact within the bound "
+                                                 f"(answers about objects there are must), not past it (may)"))
+                    exact = z3.If(past, self.unknown_condition(label, i, fields, params, extra), exact)
+                parts.append(exact)
             except (UnsupportedConstruct, z3.Z3Exception) as err:
                 if isinstance(err, z3.Z3Exception):
                     err = UnsupportedConstruct(f"an expression z3 could not express ({err})")
                 self.inexact[f"{label}: {cond.text}"] = err.construct
                 self.unknowns.append(Unknown(label.split(":")[0], cond.location.line, err.construct,
                                              f"in the condition `{cond.text}`"))
-                args = self.flat(fields) + self.flat(params) + self.flat(extra or {})
-                sorts = [a.sort() for a in args]
-                fn = z3.Function(f"unknown!{label}!{i}", *sorts, z3.BoolSort())
-                parts.append(fn(*args) if args else z3.Bool(f"unknown!{label}!{i}"))
+                parts.append(self.unknown_condition(label, i, fields, params, extra))
         return z3.And(*parts) if parts else TRUE
+
+    def unknown_condition(self, label: str, i: int, fields: dict[str, Val], params: dict[str, Val],
+                          extra: dict[str, Val] | None) -> z3.BoolRef:
+        """An uninterpreted predicate of the object's fields and the parameters standing for
+        a condition z3 cannot follow: consistent, unconstrained."""
+        args = self.flat(fields) + self.flat(params) + self.flat(extra or {})
+        sorts = [a.sort() for a in args]
+        fn = z3.Function(f"unknown!{label}!{i}", *sorts, z3.BoolSort())
+        return fn(*args) if args else z3.Bool(f"unknown!{label}!{i}")
 
     def params(self, method: Method, prefix: str) -> dict[str, Val]:
         out = {}
@@ -314,16 +363,23 @@ class ClassSemantics:
         return self.conditions(method.preconditions, fields, args, f"{method.name}:pre",
                                assume=self.invariant if fields is self.fields else None)
 
+    @property
+    def reading_deadline(self) -> float | None:
+        """When translating and eliminating must stop: the guards' share of the budget while
+        the raise guards are read, the run's deadline after."""
+        return self.guards_deadline if self.reading_guards else self.deadline
+
     def bounded_enabledness(self, method: Method) -> z3.BoolRef:
-        """`enabledness`, or an unknown predicate of the object once the deadline has passed
-        (z3 calls the run guard cancels at the deadline end the same way)."""
-        if self.deadline is None or time.monotonic() < self.deadline:
+        """`enabledness`, or an unknown predicate of the object once the guards' share of
+        the budget has passed (z3 calls the run guard cancels at the deadline end the same way)."""
+        deadline = self.guards_deadline
+        if deadline is None or time.monotonic() < deadline:
             try:
                 return self.enabledness(method)
             except z3.Z3Exception:
-                if self.deadline is None or time.monotonic() < self.deadline:
+                if deadline is None or time.monotonic() < deadline:
                     raise
-        if self.deadline is not None:
+        if deadline is not None:
             return self.out_of_budget(method, "enabledness", "enabled")
         return self.enabledness(method)  # not reached: no deadline means no early return above
 
@@ -335,11 +391,13 @@ class ClassSemantics:
             return z3.Bool(f"unknown!{label}!{name}")
         return z3.Function(f"unknown!{label}!{name}", *[a.sort() for a in args], z3.BoolSort())(*args)
 
-    def out_of_budget(self, method: Method, what: str, label: str) -> z3.BoolRef:
-        """The run's budget ran out before `method`'s `what` was read: an unknown, noted."""
-        construct = f"the time budget ran out before its {what} was read"
+    def out_of_budget(self, method: Method, what: str, label: str, started: bool = False) -> z3.BoolRef:
+        """The run's budget ran out before `method`'s `what` was read (`started`: while it
+        was): an unknown, noted."""
+        when = f"while its {what} was being read" if started else f"before its {what} was read"
+        construct = f"the time budget ran out {when} (--budget)"
         self.inexact[f"{method.name}:{label}"] = construct
-        self.unknowns.append(Unknown(method.name, method.location.line, construct, "(--budget)"))
+        self.unknowns.append(Unknown(method.name, method.location.line, construct))
         return self.unknown_predicate(method.name, label)
 
     def enabledness(self, method: Method) -> z3.BoolRef:
@@ -380,7 +438,7 @@ class ClassSemantics:
         the analysed source raising where READING_GUARDS is false: oneread.py)."""
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
-        deadline = self.deadline
+        deadline = self.reading_deadline
         if deadline is not None:  # under a budget, no method takes more than its share of it
             deadline = min(deadline, time.monotonic() + METHOD_SHARE_S)
         state = ExecState(objects, deadline=deadline)
@@ -393,7 +451,8 @@ class ClassSemantics:
             try:
                 result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
             except TranslationOutOfTime as err:
-                if self.deadline is not None and time.monotonic() < self.deadline:
+                ends = self.reading_deadline
+                if ends is not None and time.monotonic() < ends:
                     raise UnsupportedConstruct(f"its translation ran past its share of the budget "
                                                f"({METHOD_SHARE_S:g} s)", err.location) from None
                 raise
@@ -415,7 +474,8 @@ class ClassSemantics:
         o = self.runs[method.name]
         if isinstance(o, UnsupportedConstruct):
             raise o
-        if guards and self.deadline is not None and time.monotonic() >= self.deadline:
+        ends = self.reading_deadline
+        if guards and ends is not None and time.monotonic() >= ends:
             # reading the guard rewrites every term of the method: not after the budget
             raise UnsupportedConstruct(str(TranslationOutOfTime()), method.location)
         return reading(o, guards)
@@ -465,8 +525,10 @@ class ClassSemantics:
                       outside=z3.simplify(state.outside), outside_sites=state.outside_sites)
         if method.postconditions:
             before_inexact = set(self.inexact)
+            containers = {k for k, v in args.items() if v.kind in MUTABLE_KINDS}
             out.post_ok = self.conditions(
                 method.postconditions, after, args, f"{method.name}:post",
-                extra={"__return__": result}, old=before, old_params=args)
+                extra={"__return__": result}, old=before, old_params=args,
+                changed=changed_arguments(method.body, containers) if containers else None)
             out.post_exact = set(self.inexact) == before_inexact
         return out
