@@ -200,7 +200,9 @@ def _analyse(generated: Generated) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "generated.py"
         path.write_text(generated.source)
-        typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=UNROLL))
+        # no run budget: a class that takes long on a loaded machine must not end partial
+        # (the default 60 s once cancelled a query of one of the 300, an extra may answer)
+        typestate = infer(f"{path}:C", InferOptions(backend="z3", unroll=UNROLL, budget=None))
         cls = load_class(path, "C")
         brute = brute_force_typestate(cls, generated.domains, generated.param_domains,
                                       preconditions=typestate.preconditions)

@@ -113,6 +113,12 @@ def test_smtp_ends_at_its_budget(tmp_path) -> None:
     assert data["complete"] is False
     assert any(f["kind"] == "incomplete" and "--budget" in f["message"] for f in data["findings"])
     assert took < 15 + 20, took  # the budget, start-up, a query's own timeout, writing
+    # reading the raise guards leaves the exploration its share of the budget
+    # (semantics.GUARDS_SHARE): found states, each command's facts, then `unexplored`
+    found = [s for s in data["states"] if not s["unexplored"]]
+    assert found and data["stats"]["queries"] > 0
+    assert any({"helo", "noop", "rset"} <= set(s["enabled"]) for s in found)
+    assert any(t["target"] == "unexplored" for t in data["transitions"])
 
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import z3
@@ -23,6 +25,8 @@ from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
 from contractor.z3backend import values as V
 from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
+from contractor.z3backend.guards import IN_GUARDS
+from contractor.z3backend.invregion import past_region
 from contractor.z3backend.invtext import InvariantText
 from contractor.z3backend.membership import push
 from contractor.z3backend.readable import AtomOrder
@@ -62,6 +66,7 @@ class Z3Backend:
         self._unknowns: dict[tuple[str, int, str], Unknown] = {(u.method, u.line, u.construct): u
                                                                for u in self.sem.unknowns}
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
+        self._invariants_after: dict[int, tuple[Outcome, z3.BoolRef]] = {}  # id(outcome) -> (it, formula)
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
@@ -71,6 +76,7 @@ class Z3Backend:
         # invariant, enabling these methods), so the findings need not ask it again
         self.shown_enabled: set[str] = set()
         self.invariant_shown = False
+        self.constructed: set[str] = set()  # constructors shown to build an object meeting the invariant
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -78,15 +84,22 @@ class Z3Backend:
         return {"z3": self.n_queries}
 
     def unknowns(self) -> list[Unknown]:
-        return sorted(self._unknowns.values(), key=lambda u: (u.line, u.method, u.construct))
+        # conditions read while running a method (its postconditions, translated with its
+        # outcome, after this backend was made) note their unknowns on the semantics
+        for u in self.sem.unknowns:
+            self._unknowns.setdefault((u.method, u.line, u.construct), u)
+        return sorted(budget_once(self._unknowns.values()), key=lambda u: (u.line, u.method, u.construct))
 
     def enabledness_exact(self) -> bool:
         """Whether the invariant and every action's precondition translate (the enabled
         sets z3 reasons about are then those of real objects)."""
-        return not self.sem.global_inexact
+        return not self.sem.global_inexact and not self.sem.past_invariant
 
     def initial_targets(self, constructor: str) -> list[Target]:
-        return self._shown(self.enumerate(constructor, None))
+        found = self._shown(self.enumerate(constructor, None))
+        if any(t.certainty == "must" and t.backend == self.name for t in found):
+            self.constructed.add(constructor)
+        return found
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         if self.reuse is not None:
@@ -162,9 +175,26 @@ class Z3Backend:
                 self._outcomes[name] = err
         return self._outcomes[name]
 
+    def invariant_after(self, o: Outcome) -> z3.BoolRef:
+        """The class invariant of the object `o` produced (`sem.invariant_after`), rewritten
+        once per outcome: the exploration's split and the findings both ask for it. Raises
+        UnsupportedConstruct, uncached, where the substitution cannot express it."""
+        hit = self._invariants_after.get(id(o))
+        if hit is not None and hit[0] is o:
+            return hit[1]
+        formula = self.sem.invariant_after(o.after)
+        self._invariants_after[id(o)] = (o, formula)  # the outcome kept alive: its id stays its own
+        return formula
+
     def note_unknown(self, site: Site) -> None:
+        """A construct the translation of a method's transitions did not follow; noted once,
+        saying where it cost exactness when its raise guards met it too."""
         key = (site.method, site.line, site.what)
-        self._unknowns.setdefault(key, Unknown(site.method, site.line, site.what, site.detail))
+        known = self._unknowns.get(key)
+        if known is None:
+            self._unknowns[key] = Unknown(site.method, site.line, site.what, site.detail)
+        elif known.detail == IN_GUARDS:
+            self._unknowns[key] = replace(known, detail=f"{IN_GUARDS} and its transitions")
 
     def past_deadline(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -259,12 +289,15 @@ class Z3Backend:
                  parts: list[z3.BoolRef], o: Outcome, found: dict[Enabled, Target]) -> list[Target]:
         inexact_reason = self.inexact_reason(name)
         blocks: list[z3.BoolRef] = []
-        phases = [(z3.Not(o.unknown), True)]
+        past = self.past_invariant(o, source is not None)  # invregion.py
+        phases = [(z3.Not(o.unknown) if past is None else z3.Not(z3.Or(o.unknown, past)), True)]
         if not z3.is_false(o.unknown):
             # where the body could not be followed, its postconditions are assumed (when
             # they translate): the contract is all that is known of those paths
             assumed = o.post_ok if o.post_exact else z3.BoolVal(True)
             phases.append((push(z3.And(o.unknown, assumed)), False))
+        if past is not None:  # objects where the invariant is not followed: may
+            phases.append((push(z3.And(z3.Not(o.unknown), past)), False))
         refinements = 0
         shared, lemmas_to = solver, enc.solver
         shared.set("timeout", min(self.timeout_ms, INCREMENTAL_MS))
@@ -303,7 +336,8 @@ class Z3Backend:
                     if exact and not inexact_reason and status == OK and outside is None:
                         found[enabled] = Target(enabled, "must", witness, "z3")
                     else:
-                        reason = inexact_reason or (self.unknown_reason(m, o.unknowns) if not exact else
+                        reason = inexact_reason or (self.past_reason(m, o, source is not None) if not exact else None) \
+                            or (self.unknown_reason(m, o.unknowns) if not exact else
                                                     outside if outside is not None else
                                                     "the enabledness of a method with parameters was undecided")
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
@@ -314,6 +348,22 @@ class Z3Backend:
                 enc.solver = lemmas_to
                 shared.pop()
         return list(found.values())
+
+    def past_invariant(self, o: Outcome, method: bool) -> z3.BoolRef | None:
+        """Where the objects before (a method's) or after the call are past the bound within
+        which the invariant is followed (invregion.py), or None: the invariant is exact."""
+        past = past_region(self.sem.past_invariant)
+        if past is None:
+            return None
+        after = self.sem.at(past, o.after)
+        return push(z3.Or(past, after)) if method else after
+
+    def past_reason(self, m: z3.ModelRef, o: Outcome, method: bool) -> str | None:
+        """Why a model of the may phase is not a must: the invariant past its bound, if so."""
+        past = self.past_invariant(o, method)
+        if past is None or not z3.is_true(m.eval(past, model_completion=True)):
+            return None
+        return f"the invariant is followed within --unroll only ({self.sem.past_invariant[0][1]})"
 
     def inexact_reason(self, name: str) -> str | None:
         """An untranslated condition the answers about `name` depend on: the invariant, an
@@ -439,3 +489,23 @@ def bit_values(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> dict[str, boo
 def blocking(bits: dict[str, z3.BoolRef], enabled: Enabled) -> z3.BoolRef:
     """The clause excluding one abstract state from further models (all-SAT)."""
     return z3.Or(*[b != z3.BoolVal(m in enabled) for m, b in bits.items()]) if bits else z3.BoolVal(False)
+
+
+# in what the unknowns the run's budget made say (TranslationOutOfTime, out_of_budget, METHOD_SHARE_S)
+BUDGET = "budget"
+
+
+def budget_once(unknowns: Iterable[Unknown]) -> list[Unknown]:
+    """One unknown per method the run's budget cut: its raise guards and its transitions are
+    each translated (or not) and each noted, but one entry says what happened to it: the
+    translation stopping (where it stopped, the latest line) before a reading never begun,
+    with every reading it cost (the details)."""
+    out: list[Unknown] = []
+    cut: dict[str, list[Unknown]] = {}
+    for u in unknowns:
+        (cut.setdefault(u.method, []) if BUDGET in u.construct else out).append(u)
+    for entries in cut.values():
+        kept = max(entries, key=lambda u: ("while translating" in u.construct, u.line))
+        details = list(dict.fromkeys(u.detail for u in entries if u.detail))
+        out.append(Unknown(kept.method, kept.line, kept.construct, "; ".join(details)))
+    return out

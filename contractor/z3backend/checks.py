@@ -17,8 +17,10 @@ import z3
 from contractor.errors import BudgetSpent, UnsupportedConstruct
 from contractor.typestate import Finding, FindingKind
 from contractor.z3backend.encoding import Encoder
+from contractor.z3backend.invregion import past_region
 from contractor.z3backend.isolated import IsolatedModel, solver_in
 from contractor.z3backend.semantics import Outcome
+from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver, truth
 
@@ -35,12 +37,14 @@ Solve = Callable[..., Answer]
 def method_findings(b: Z3Backend) -> list[Finding]:
     sem, model = b.sem, b.model
     inexact_labels = {k.split(":")[0] for k in sem.inexact}
+    if sem.past_invariant:  # followed within the unroll bound only: not exact for the checks
+        inexact_labels.add("invariant")
     out: list[Finding] = []
 
     def solve(*parts: z3.BoolRef, undecided: str = "", method: str | None = None, line: int | None = None) -> Answer:
         """The solver's model, None (unsat), or "unknown"; an unknown answer to a question
         naming `undecided` is reported as an unknown finding, never silently dropped."""
-        s = make_solver(b.timeout_ms)
+        s = make_solver(b.timeout_ms, core=True)  # z3util.make_solver: zipfile's checks 20 s -> 4 s
         s.add(*parts)
         # sets' items and dicts' keys are distinct: checked per model, with a ground lemma
         # where a model repeats one, as the exploration does (a quantifier makes z3 time out)
@@ -58,9 +62,10 @@ def method_findings(b: Z3Backend) -> list[Finding]:
                 return m
         if r == z3.unsat:
             return None
-        if r == z3.unknown and not late and s.reason_unknown() not in ("timeout", "canceled"):
+        if r == z3.unknown and not late and s.reason_unknown() != "canceled":
             # z3's incomplete answers (quantifiers, sequences) depend on the context's
-            # history: the same query in a fresh context often settles
+            # history: the same query in a fresh context often settles; and where the SMT
+            # core alone ran out of time, the preprocessing of a fresh solver may settle it
             fresh = fresh_context_answer([*parts, sem.wf], b.timeout_ms)
             if fresh != "unknown":
                 return fresh
@@ -70,6 +75,8 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         return "unknown"
 
     inv_exact = "invariant" not in inexact_labels
+    # inexact only past the unroll bound (invregion.py): exact on the objects within it
+    inv_bounded = bool(sem.past_invariant) and not any(k.split(":")[0] == "invariant" for k in sem.inexact)
     invariant = sem.post_invariant  # distinctness: refined per model (solve)
     # a must answer of the exploration showed an object meeting the invariant (and enabling
     # the methods in `shown_enabled`): those satisfiability checks would only repeat it
@@ -78,6 +85,16 @@ def method_findings(b: Z3Backend) -> list[Finding]:
                            "the class invariant is unsatisfiable: no object can exist"))
         return out
 
+    # The checks below that hold for correct contracts (no method breaks the invariant or its
+    # postcondition, none raises) are first asked as one query: unsat proves each of them
+    # unsat, so none is asked; otherwise (sat, unknown) each is asked on its own, as always.
+    merged = []
+    for name in model.constructors + model.actions:
+        o = b.outcome(name)
+        if not isinstance(o, UnsupportedConstruct) and name not in inexact_labels:
+            is_ctor = name in model.constructors
+            merged.append((_base(o, is_ctor, invariant), _violations(b, name, o, is_ctor, inv_exact)))
+    clean = _all_hold(b, merged)
     for name in model.constructors + model.actions:
         o = b.outcome(name)
         if isinstance(o, UnsupportedConstruct) or name in inexact_labels:
@@ -85,31 +102,41 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         method = model.methods[name]
         is_ctor = name in model.constructors
         line = method.location.line
-        base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
+        base = _base(o, is_ctor, invariant)
         if not is_ctor:
-            base.append(invariant)
+            why = ("it ends in an explicit raise for every object meeting the invariant and all arguments"
+                   if model.preconditions.guards and not (model.preconditions.declared and method.preconditions)
+                   else "its precondition is unsatisfiable for objects meeting the invariant")
             if inv_exact and name not in b.shown_enabled and solve(invariant, sem.enabled[name]) is None:
-                why = ("it ends in an explicit raise for every object meeting the invariant and all arguments"
-                       if model.preconditions.guards and not (model.preconditions.declared and method.preconditions)
-                       else "its precondition is unsatisfiable for objects meeting the invariant")
                 out.append(Finding(FindingKind.NEVER_ENABLED, f"{name}() is never enabled: {why}", name, line=line))
                 continue
+            if inv_bounded and name not in b.shown_enabled:
+                never = bounded_never_enabled(b, name, invariant, solve, line, why)
+                out.extend(never)
+                if any(f.kind == FindingKind.NEVER_ENABLED for f in never):
+                    continue
         normal = z3.Not(o.raised)
         try:
-            inv_after = sem.invariant_after(o.after)
+            inv_after = b.invariant_after(o)
         except UnsupportedConstruct:
             continue
         some_path = [x for x in base if not x.eq(z3.Not(o.unknown))]  # unknown paths may succeed
-        if is_ctor and inv_exact and solve(*some_path, normal, inv_after) is None:
+        # a must initial state of the exploration is an object this constructor built meeting
+        # the invariant: the constructor is satisfiable, asking again would only repeat it
+        if is_ctor and inv_exact and name not in b.constructed and solve(*some_path, normal, inv_after) is None:
             out.append(Finding(FindingKind.UNSATISFIABLE_CONSTRUCTOR, f"{name}() cannot produce a valid object: no "
                                "arguments meeting its precondition lead to an object satisfying the invariant",
                                name, line=line))
         if inv_exact:
-            m = solve(*base, normal, z3.Not(inv_after), undecided=f"{name}() can break the class invariant",
-                      method=name, line=line)
+            m = None if clean else solve(*base, normal, z3.Not(inv_after),
+                                         undecided=f"{name}() can break the class invariant", method=name, line=line)
             if is_model(m):
                 out.append(Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
                                    name, counterexample=b.witness(m, o, not is_ctor), line=line))
+        elif inv_bounded:  # not in the merged query
+            out.extend(bounded_invariant_finding(b, name, o, [*base, normal], inv_after, solve, is_ctor, line))
+        if clean:
+            continue
         if method.postconditions and o.post_exact:
             m = solve(*base, normal, z3.Not(o.post_ok), undecided=f"{name}() can break its postcondition",
                       method=name, line=line)
@@ -120,11 +147,66 @@ def method_findings(b: Z3Backend) -> list[Finding]:
     return out
 
 
-def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], solve: Solve,
-                   is_ctor: bool) -> list[Finding]:
+def _base(o: Outcome, is_ctor: bool, invariant: z3.BoolRef) -> list[z3.BoolRef]:
+    """What every check about a method assumes: its precondition, well-formed arguments, the
+    paths the translation followed, and (a method, not a constructor) the class invariant."""
+    base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
+    return base if is_ctor else [*base, invariant]
+
+
+def _violations(b: Z3Backend, name: str, o: Outcome, is_ctor: bool, inv_exact: bool) -> list[z3.BoolRef] | None:
+    """What method_findings asks to be satisfiable with `_base` about `name` after its
+    never-enabled and constructor checks: normal ends breaking the invariant or the
+    postcondition, and the raise sites; None where the invariant after it cannot be expressed."""
+    normal = z3.Not(o.raised)
+    try:
+        inv_after = b.invariant_after(o)
+    except UnsupportedConstruct:
+        return None
+    out = [z3.And(normal, z3.Not(inv_after))] if inv_exact else []
+    if b.model.methods[name].postconditions and o.post_exact:
+        out.append(z3.And(normal, z3.Not(o.post_ok)))
+    sites = _raise_sites(b, name, o, is_ctor)
+    if sites:
+        out.append(z3.Or(*[s.cond for s in sites]))
+    return out
+
+
+MERGED_MS = 250  # the one query of _all_hold; past it (unknown), each check is asked on its own
+MAX_MERGED = 24  # checks merged into that query at most (more: each on its own)
+
+
+def _all_hold(b: Z3Backend, methods: list[tuple[list[z3.BoolRef], list[z3.BoolRef] | None]]) -> bool:
+    """Whether one query proves that no method's violations (`_violations`) can happen: the
+    disjunction over the methods of base and some violation is unsat. False where it is
+    sat or unknown, or there are fewer than two checks or more than MAX_MERGED to merge."""
+    cases = [z3.And(*base, z3.Or(*bad)) for base, bad in methods if bad]
+    checks = sum(len(bad) for _, bad in methods if bad)
+    if checks < 2 or checks > MAX_MERGED:
+        return False
+    s = make_solver(min(b.timeout_ms, MERGED_MS), core=True)
+    s.add(z3.Or(*cases))
+    enc = Encoder(b.sem, s, b.timeout_ms, b._count, distinct=list(b.sem.distinct_seqs))
+    for _ in range(MAX_REFINEMENTS):
+        try:
+            r = b.check(s)
+        except BudgetSpent:
+            return False
+        if r != z3.sat or not enc.refine_distinct(s.model()):
+            break
+    return bool(r == z3.unsat)
+
+
+def _raise_sites(b: Z3Backend, name: str, o: Outcome, is_ctor: bool) -> list[Site]:
+    """The raise sites of `name` that make findings: not declared, and not a raise guard."""
     declared = set(b.model.methods[name].raises)
     guards = b.model.preconditions.guards and not is_ctor  # explicit raises are then the precondition
-    sites = [s for s in o.raises if s.what not in declared and not (guards and s.explicit)]
+    return [s for s in o.raises if s.what not in declared and not (guards and s.explicit)]
+
+
+def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], solve: Solve,
+                   is_ctor: bool) -> list[Finding]:
+    sites = _raise_sites(b, name, o, is_ctor)
     if not sites:
         return []
     # an exception of outside code first, when it can happen: the other sites' examples may
@@ -148,9 +230,48 @@ def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], 
     cx["exception"] = site.what
     cx["line"] = site.line
     message = f"{name}() can raise {site.what} ({where}) although its precondition holds"
-    if not is_ctor and any(k.split(":")[0] == "invariant" for k in b.sem.inexact):
+    if not is_ctor and (b.sem.past_invariant or any(k.split(":")[0] == "invariant" for k in b.sem.inexact)):
         message += " (the class invariant was not fully translated: the example object may not meet it)"
     return [Finding(FindingKind.MAY_RAISE, message, name, counterexample=cx, line=site.line)]
+
+
+def bounded_invariant_finding(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef],
+                              inv_after: z3.BoolRef, solve: Solve, is_ctor: bool, line: int | None) -> list[Finding]:
+    """Whether `name` can break an invariant followed within --unroll only (invregion.py):
+    asked of the objects within the bound before and after the call, where the invariant
+    is the real one, so a model is a real counterexample; if there is none, the objects
+    past the bound were not checked, and an unknown finding says so."""
+    past = b.past_invariant(o, not is_ctor)
+    assert past is not None  # only asked when the invariant has a bounded part
+    m = solve(*base, z3.Not(past), z3.Not(inv_after), undecided=f"{name}() can break the class invariant",
+              method=name, line=line)
+    if is_model(m):
+        return [Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
+                        name, counterexample=b.witness(m, o, not is_ctor), line=line)]
+    if m is None and solve(*base, past) is not None:  # no object past the bound: nothing left unchecked
+        why = b.sem.past_invariant[0][1]
+        return [Finding(FindingKind.UNKNOWN, f"{name}() keeps the class invariant on the objects within --unroll; "
+                        f"past the bound ({why}) it was not checked: that finding may be missing", name, line=line)]
+    return []  # "unknown": solve reported it
+
+
+def bounded_never_enabled(b: Z3Backend, name: str, invariant: z3.BoolRef, solve: Solve,
+                          line: int | None, why: str) -> list[Finding]:
+    """Whether `name` is never enabled, with an invariant followed within --unroll only
+    (invregion.py): enabled on no object within the bound, nor on any past it (where the
+    invariant is unconstrained), is never enabled; enabled on none within the bound but
+    perhaps past it: unknown, said so."""
+    past = past_region(b.sem.past_invariant)
+    assert past is not None  # only asked when the invariant has a bounded part
+    enabled = b.sem.enabled[name]
+    if solve(invariant, z3.Not(past), enabled, undecided=f"{name}() is never enabled", method=name,
+             line=line) is not None:
+        return []  # enabled within the bound, or undecided (reported)
+    if solve(invariant, past, enabled) is None:
+        return [Finding(FindingKind.NEVER_ENABLED, f"{name}() is never enabled: {why}", name, line=line)]
+    why = b.sem.past_invariant[0][1]
+    return [Finding(FindingKind.UNKNOWN, f"{name}() is enabled on no object within --unroll; past the bound "
+                    f"({why}) it was not checked: that finding may be missing", name, line=line)]
 
 
 def is_model(m: object) -> TypeGuard[Any]:  # z3's ModelRef (untyped) or an IsolatedModel

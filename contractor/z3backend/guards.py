@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # semantics imports this module
     from contractor.z3backend.semantics import ClassSemantics
 
 
+IN_GUARDS = "in its raise guards"  # an unknown's detail: where the construct cost exactness
+
+
 def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     """exists p, v. pre(c, p) and the body does not end in an explicit raise (see the
     module docstring); an unknown predicate of the object where the body cannot be run."""
@@ -59,7 +62,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
         return known
     sem.inexact[f"{method.name}:guards"] = next((s.what for s in o.unknowns), "untranslated construct")
     for s in o.unknowns:
-        sem.unknowns.append(Unknown(method.name, s.line, s.what, "in its raise guards"))
+        sem.unknowns.append(Unknown(method.name, s.line, s.what, IN_GUARDS))
     return z3.Or(known, z3.And(unfinished, sem.unknown_predicate(method.name, "guards")))
 
 
@@ -81,15 +84,16 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     """exists (everything but the fields). ok, quantifier-free where z3 can make it so
     before `share` (time.monotonic()); applications of uninterpreted functions to the
     chosen values are chosen values too."""
-    if sem.deadline is not None and time.monotonic() >= sem.deadline:
+    deadline = sem.reading_deadline
+    if deadline is not None and time.monotonic() >= deadline:
         return sem.out_of_budget(method, "raise guard", "guards")
     ok, size = _abstract_applications(ok, fields)
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:
         return z3.simplify(ok)
     timeout_ms = sem.qe_timeout_ms
-    if sem.deadline is not None:  # the run's budget bounds the eliminations too
-        left_ms = int((sem.deadline - time.monotonic()) * 1000)
+    if deadline is not None:  # the run's budget bounds the eliminations too
+        left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
             return sem.out_of_budget(method, "raise guard", "guards")
         timeout_ms = min(timeout_ms, left_ms)
@@ -112,6 +116,11 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     # predicate of the object (its answers are may) rather than a quantified bit the
     # exploration would have to refine; within an over-approximation where guardqe.py
     # found one (outside it, certainly disabled)
+    if deadline is not None and time.monotonic() >= deadline - BUDGET_SLACK_S:
+        # the run's budget cut the elimination short (its timeout was what was left): said
+        # so, as one unknown of the method with the others the budget made (budget_once)
+        unknown = sem.out_of_budget(method, "raise guard", "guards", started=True)
+        return unknown if hard is None else z3.And(hard.formula, unknown)
     sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
     sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
                                 "z3 could not eliminate the arguments and outside values"
@@ -121,6 +130,7 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
 
 
 GUARD_SHARE_S = 4.0  # seconds for eliminating one method's arguments and outside values
+BUDGET_SLACK_S = 0.05  # z3 may give up that much before its timeout
 
 
 def _left_ms(share: float, timeout_ms: int) -> int:

@@ -26,24 +26,48 @@ if TYPE_CHECKING:  # semantics imports guards, which imports this module
 def reading(o: Outcome, guards: bool) -> Outcome:
     """The outcome with outside code returning normally (`guards`) or possibly raising."""
     pair = [(READING_GUARDS, TRUE if guards else FALSE)]
+    # every term is rewritten in one z3.substitute call: the terms share most of their
+    # nodes (each raise site's condition holds the path condition there), and z3 visits
+    # a shared node once per call; one call per site was a quarter of reading the guard
+    # of an smtplib.SMTP method
+    terms: list[z3.ExprRef] = []
 
-    def f(e: z3.ExprRef) -> z3.ExprRef:
-        return z3.substitute(e, *pair)
+    def add(e: z3.ExprRef) -> int:
+        terms.append(e)
+        return len(terms) - 1
 
-    def b(e: z3.BoolRef) -> z3.BoolRef:
-        return z3.simplify(z3.substitute(e, *pair))
+    def val_at(v: Val) -> tuple[int | None, int | None]:
+        return (add(v.z) if isinstance(v.z, z3.ExprRef) else None,
+                add(v.is_none) if isinstance(v.is_none, z3.ExprRef) else None)
 
-    def val(v: Val) -> Val:
-        z = f(v.z) if isinstance(v.z, z3.ExprRef) else v.z
-        is_none = f(v.is_none) if isinstance(v.is_none, z3.ExprRef) else v.is_none
-        return Val(v.type, z, is_none)
+    after = {k: val_at(v) for k, v in o.after.items()}
+    result = val_at(o.result)
+    flags = [add(e) for e in (o.raised, o.unknown, o.pre, o.post_ok, o.explicit, o.outside)]
+    site_lists = [[add(x.cond) for x in s] for s in (o.raises, o.unknowns, o.outside_sites)]
+    new = _substitute_all(terms, pair)
 
-    def sites(s: list[Site]) -> list[Site]:
-        return [replace(x, cond=f(x.cond)) for x in s]
+    def val(v: Val, at: tuple[int | None, int | None]) -> Val:
+        return Val(v.type, v.z if at[0] is None else new[at[0]], v.is_none if at[1] is None else new[at[1]])
 
-    return replace(o, after={k: val(v) for k, v in o.after.items()}, result=val(o.result),
-                   raised=b(o.raised), unknown=b(o.unknown), raises=sites(o.raises),
-                   unknowns=sites(o.unknowns), pre=f(o.pre), post_ok=f(o.post_ok), explicit=b(o.explicit),
-                   outside=b(o.outside), outside_sites=sites(o.outside_sites))
+    def sites(s: list[Site], at: list[int]) -> list[Site]:
+        return [replace(x, cond=new[i]) for x, i in zip(s, at)]
+
+    raised, unknown, pre, post_ok, explicit, outside = (new[i] for i in flags)
+    return replace(o, after={k: val(v, after[k]) for k, v in o.after.items()}, result=val(o.result, result),
+                   raised=z3.simplify(raised), unknown=z3.simplify(unknown),
+                   raises=sites(o.raises, site_lists[0]), unknowns=sites(o.unknowns, site_lists[1]),
+                   pre=pre, post_ok=post_ok, explicit=z3.simplify(explicit), outside=z3.simplify(outside),
+                   outside_sites=sites(o.outside_sites, site_lists[2]))
+
+
+def _substitute_all(terms: list[z3.ExprRef], pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> list[z3.ExprRef]:
+    """Each term with `pairs` substituted, in one call: the terms as the arguments of an
+    uninterpreted function (which z3 leaves as it is), read back after."""
+    if not terms:
+        return []
+    pack = z3.Function("oneread!pack", *[t.sort() for t in terms], z3.BoolSort())
+    packed = z3.substitute(pack(*terms), *pairs)
+    return [packed.arg(i) for i in range(len(terms))]
+
 
 __all__ = ["reading"]

@@ -56,12 +56,14 @@ def holds_mutable(t: TypeRef) -> bool:
 class Reach(_Host):
     """Mixin of Executor (with OutsideEvaluator): havoc what outside code was handed."""
 
-    def hand_out(self, node: ast.expr, v: Any) -> None:
-        """Outside code got `v` (the value of `node`): what it can change in it, changes."""
+    def hand_out(self, node: ast.expr, v: Any, may_be_self_harmlessly: bool = False) -> None:
+        """Outside code got `v` (the value of `node`): what it can change in it, changes.
+        `may_be_self_harmlessly`: where `v` is the object itself, the code run is none that
+        could change it (an operator the class does not define: outside.operator_call)."""
         if isinstance(v, Val) and self.known_type(v) is bytes:
             return  # nothing outside code can change, and not the object itself (pytypes.py)
         escape = self.facts.escape
-        if escape is not None and may_be_self(v):
+        if escape is not None and may_be_self(v) and not may_be_self_harmlessly:
             raise UnsupportedConstruct(f"outside code handed an untyped value, which may be the object itself: "
                                        f"{escape}", self.loc(node))
         if not isinstance(v, Val) or not holds_mutable(v.type):
@@ -143,8 +145,9 @@ class Reach(_Host):
     def _names(self, term: z3.ExprRef) -> frozenset[str]:
         """The constants the values an identity term can take are built from: through
         if-then-else only the branches count (the conditions are path conditions, often
-        the whole method's, and say which source it is, not what it is). Memoised: the same
-        terms recur in every place."""
+        the whole method's, and say which source it is, not what it is), and a field of a
+        datatype value (an untyped object's identity, a tuple's item) is read through the
+        values it is built from (`_through`). Memoised: the same terms recur in every place."""
         memo: dict[int, tuple[z3.ExprRef, frozenset[str]]] = self.__dict__.setdefault("_constant_names", {})
         todo = [term]
         while todo:
@@ -153,16 +156,16 @@ class Reach(_Host):
             if key in memo:
                 todo.pop()
                 continue
-            if not z3.is_app_of(t, z3.Z3_OP_ITE):
+            parts = _through(t)
+            if parts is None:
                 memo[key] = (t, constant_names(t))
                 todo.pop()
                 continue
-            branches = [t.arg(1), t.arg(2)]
-            pending = [b for b in branches if b.get_id() not in memo]
+            pending = [b for b in parts if b.get_id() not in memo]
             if pending:
                 todo.extend(pending)
                 continue
-            memo[key] = (t, memo[branches[0].get_id()][1] | memo[branches[1].get_id()][1])
+            memo[key] = (t, frozenset().union(*(memo[b.get_id()][1] for b in parts)))
             todo.pop()
         return memo[term.get_id()][1]
 
@@ -212,6 +215,30 @@ class Reach(_Host):
             items = [self._new_contents(x) for x in V.tuple_items(v)]
             return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))
         return v
+
+
+def _through(t: z3.ExprRef) -> list[z3.ExprRef] | None:
+    """The terms whose values `t` takes: the branches of an if-then-else; for a datatype
+    field (an accessor) of a constructed value, that argument, and of an if-then-else,
+    the field of each branch (a tuple item of a merged return value: (code, msg) of
+    smtplib's getreply); None where `t` is none of these."""
+    if z3.is_app_of(t, z3.Z3_OP_ITE):
+        return [t.arg(1), t.arg(2)]
+    if not z3.is_app_of(t, z3.Z3_OP_DT_ACCESSOR):
+        return None
+    inner, field = t.arg(0), t.decl()
+    if z3.is_app_of(inner, z3.Z3_OP_ITE):
+        return [field(inner.arg(1)), field(inner.arg(2))]
+    if z3.is_app_of(inner, z3.Z3_OP_DT_CONSTRUCTOR):
+        sort, made = inner.sort(), inner.decl()
+        for i in range(sort.num_constructors()):
+            if sort.constructor(i).eq(made):
+                for j in range(made.arity()):
+                    if sort.accessor(i, j).eq(field):
+                        return [inner.arg(j)]
+        return None
+    parts = _through(inner)  # a field of a field: through the inner one's values
+    return None if parts is None else [field(p) for p in parts]
 
 
 def holds_container(t: TypeRef) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import z3
+from z3 import z3core as C
 
 from contractor.z3backend import dag
 
@@ -79,10 +80,14 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
     """
     formula = z3.And(*pattern)
     candidates = atoms(formula, MAX_ATOMS, order)
+    timeout: list[int] = []  # the solver's timeout as last set here (set again only when it changes)
 
     def limit() -> None:
         if budget is not None:
-            solver.set("timeout", min(2000, budget.left_ms()))
+            ms = min(2000, budget.left_ms())
+            if timeout != [ms]:
+                solver.set("timeout", ms)
+                timeout[:] = [ms]
 
     limit()
     count()
@@ -90,50 +95,161 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
     if r != z3.sat:
         return None
     implied_ids = {}
+    positive: set[int] = set()
+    negative: dict[int, z3.BoolRef] = {}  # atom id -> the implied literal Not(atom)
     for c in consequences:  # each is Implies(assumptions, literal)
         lit = c.arg(1)
         implied_ids[lit.get_id()] = lit
+        if z3.is_not(lit):
+            negative.setdefault(lit.arg(0).get_id(), lit)
+        else:
+            positive.add(lit.get_id())
     implied = []
-    for a in candidates:  # keep the atoms' stable order
-        for lit in (a, z3.Not(a)):
-            if any(lit.eq(x) for x in implied_ids.values()):
-                implied.append(lit)
+    for a in candidates:  # keep the atoms' stable order (an atom is never a negation)
+        key = a.get_id()
+        if key in positive:
+            implied.append(a)
+        if key in negative:
+            implied.append(negative[key])
     implied = implied or list(implied_ids.values())
+    refuting = z3.Not(formula)
+    memo: dict[int, tuple[z3.BoolRef, list[tuple[int, tuple[z3.ExprRef, z3.ExprRef]]]]] = {}
 
     def sufficient(lits: list[z3.BoolRef]) -> bool:
-        if entailed(lits, formula):
+        if entailed(lits, formula, memo):
             return True  # what the solver would answer (unsat), seen without asking it
         limit()
         count()
-        return bool(solver.check(*lits, z3.Not(formula)) == z3.unsat)
+        return bool(solver.check(*lits, refuting) == z3.unsat)
 
     if not sufficient(implied):
         return None
     kept = list(implied)
     for lit in implied:  # drop literals the others already imply
-        trial = [x for x in kept if not x.eq(lit)]
+        trial = [x for x in kept if x.get_id() != lit.get_id()]
         if sufficient(trial):
             kept = trial
     return kept
 
 
-def entailed(lits: list[z3.BoolRef], formula: z3.BoolRef) -> bool:
+MAX_TABLE_ATOMS = 4  # a truth table (at most 2^4 rows, each a query) is built over this many atoms at most
+UNTABLED_SORTS = (z3.Z3_SEQ_SORT, z3.Z3_RE_SORT, z3.Z3_ARRAY_SORT, z3.Z3_CHAR_SORT, z3.Z3_FLOATING_POINT_SORT)
+
+
+@dataclass
+class TruthTable:
+    """Every combination of truth values of `atoms` that objects meeting a context take (all
+    of them, by all-SAT), each with the truth values of the `bits` (enabledness formulas
+    over those atoms) it gives. From it, conjunction_of_literals's search is read without a
+    solver: a literal is implied by a pattern of bits when every row with that pattern has
+    it, and literals suffice when every row having them has the pattern. The same answers
+    as the solver's, for every state of the context, in one query per row."""
+
+    atoms: list[z3.BoolRef]
+    rows: list[tuple[tuple[bool, ...], tuple[bool, ...]]]  # (atoms' values, bits' values)
+
+    def literals(self, pattern: tuple[bool, ...]) -> list[z3.BoolRef] | None:
+        """conjunction_of_literals for the bits taking `pattern`: the same list, or None
+        where no object has the pattern."""
+        having = [values for values, bits in self.rows if bits == pattern]
+        if not having:
+            return None
+        implied = [(i, having[0][i]) for i in range(len(self.atoms)) if len({v[i] for v in having}) == 1]
+
+        def sufficient(lits: list[tuple[int, bool]]) -> bool:
+            return all(bits == pattern for values, bits in self.rows if all(values[i] == v for i, v in lits))
+
+        if not sufficient(implied):
+            return None
+        kept = list(implied)
+        for lit in implied:  # drop literals the others already imply, in the same order
+            trial = [x for x in kept if x != lit]
+            if sufficient(trial):
+                kept = trial
+        return [self.atoms[i] if v else z3.Not(self.atoms[i]) for i, v in kept]
+
+
+def truth_table(constraints: list[z3.BoolRef], bits: list[z3.BoolRef], count: Callable[[], None],
+                budget: Budget | None = None, order: AtomOrder | None = None) -> TruthTable | None:
+    """The TruthTable of `bits` under `constraints`, over the atoms of the bits (in `atoms`'s
+    order), or None: sequences, strings, arrays, floats or quantifiers in them (where the
+    solver may answer unknown to some per-state question, and that state's invariant is
+    then read another way), or a query the solver did not answer. ValueError: more than
+    MAX_TABLE_ATOMS atoms. Raises OutOfTime when `budget` runs out."""
+    if dag.has_sort([*constraints, *bits], UNTABLED_SORTS) or any(dag.has_quantifier(c) for c in constraints):
+        return None  # answers the solver may leave open: the per-state search says when
+    atom_list = atoms(z3.And(*bits), MAX_TABLE_ATOMS, order) if bits else []
+    solver = z3.SimpleSolver()
+    solver.set("random_seed", 0)
+    solver.add(*constraints)
+    rows: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
+    while True:
+        solver.set("timeout", min(2000, budget.left_ms()) if budget is not None else 2000)
+        count()
+        r = solver.check()
+        if r == z3.unsat:
+            return TruthTable(atom_list, rows)
+        if r != z3.sat:
+            return None
+        m = solver.model()
+        values = tuple(z3.is_true(m.eval(a, model_completion=True)) for a in atom_list)
+        truths = [m.eval(b, model_completion=True) for b in bits]
+        if not all(z3.is_true(t) or z3.is_false(t) for t in truths):
+            return None  # a bit the atoms leave open (not expected of a quantifier-free bit)
+        rows.append((values, tuple(z3.is_true(t) for t in truths)))
+        if not atom_list:
+            return TruthTable(atom_list, rows)
+        solver.add(z3.Or(*[z3.Not(a) if v else a for a, v in zip(atom_list, values)]))
+
+
+def entailed(lits: list[z3.BoolRef], formula: z3.BoolRef,
+             memo: dict[int, tuple[z3.BoolRef, list[tuple[int, tuple[z3.ExprRef, z3.ExprRef]]]]] | None = None) -> bool:
     """Whether the literals alone entail `formula`, seen without a solver: `formula` with each
     literal's atom replaced by its truth value, and each term a literal fixes to a constant
     (`len(self.items) == 0`) replaced by that constant, simplifies to true. False means not
-    seen that way (the caller asks the solver, which also knows the context)."""
+    seen that way (the caller asks the solver, which also knows the context). `memo` keeps
+    each literal's replacements between calls over the same literals."""
     pairs: dict[int, tuple[z3.ExprRef, z3.ExprRef]] = {}
     for lit in lits:
-        negated = z3.is_not(lit)
-        atom = lit.arg(0) if negated else lit
-        pairs.setdefault(atom.get_id(), (atom, z3.BoolVal(not negated)))
-        if not negated and z3.is_eq(atom):
-            a, b = atom.children()
-            if _constant(b) and not _constant(a):
-                pairs.setdefault(a.get_id(), (a, b))
-            elif _constant(a) and not _constant(b):
-                pairs.setdefault(b.get_id(), (b, a))
-    return bool(pairs) and z3.is_true(z3.simplify(z3.substitute(formula, *pairs.values())))
+        if memo is None:
+            replacements = _replacements(lit)
+        else:
+            key = lit.get_id()
+            if key not in memo:
+                memo[key] = (lit, _replacements(lit))  # the literal kept alive: its id stays its own
+            replacements = memo[key][1]
+        for key, pair in replacements:
+            pairs.setdefault(key, pair)
+    return bool(pairs) and _true_after(formula, list(pairs.values()))
+
+
+def _true_after(formula: z3.BoolRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> bool:
+    """z3.is_true(z3.simplify(z3.substitute(formula, *pairs))), through z3's C API: the same
+    calls and terms, without the Python layer's checks of every pair's sorts (equal here:
+    an atom and a truth value, the two sides of an equality), which cost more than the rest."""
+    ctx = formula.ctx
+    n = len(pairs)
+    sources, targets = (z3.Ast * n)(), (z3.Ast * n)()
+    for i, (a, b) in enumerate(pairs):
+        sources[i], targets[i] = a.as_ast(), b.as_ast()
+    substituted = z3.BoolRef(C.Z3_substitute(ctx.ref(), formula.as_ast(), n, sources, targets), ctx)
+    simplified = z3.BoolRef(C.Z3_simplify(ctx.ref(), substituted.as_ast()), ctx)
+    return bool(C.Z3_get_bool_value(ctx.ref(), simplified.as_ast()) == z3.Z3_L_TRUE)
+
+
+def _replacements(lit: z3.BoolRef) -> list[tuple[int, tuple[z3.ExprRef, z3.ExprRef]]]:
+    """What a literal lets `entailed` replace: its atom by its truth value, and a term it
+    fixes to a constant by that constant (keyed by the replaced term's id, in this order)."""
+    negated = z3.is_not(lit)
+    atom = lit.arg(0) if negated else lit
+    out = [(atom.get_id(), (atom, z3.BoolVal(not negated)))]
+    if not negated and z3.is_eq(atom):
+        a, b = atom.children()
+        if _constant(b) and not _constant(a):
+            out.append((a.get_id(), (a, b)))
+        elif _constant(a) and not _constant(b):
+            out.append((b.get_id(), (b, a)))
+    return out
 
 
 def _constant(e: z3.ExprRef) -> bool:
@@ -163,27 +279,32 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count: Callable
     solver's context: the value satisfies every replaced literal, which is about that term alone.
     """
     subjects: dict[int, z3.ExprRef] = {}
+    subject_of: dict[int, int | None] = {}  # literal id -> the id of the term it bounds (read once)
     for lit in lits:
         term = _subject(lit)
+        subject_of[lit.get_id()] = None if term is None else term.get_id()
         if term is not None:
             subjects.setdefault(term.get_id(), term)
     if not subjects:
         return [_tight(lit, lits, solver, count) for lit in lits]
-    count()
-    if solver.check(*lits) != z3.sat:
-        return lits
-    model = solver.model()
     fixed = _fixed(lits)
+    model = None
+    if any(key not in fixed for key in subjects):  # a value to try is read off a model
+        count()
+        if solver.check(*lits) != z3.sat:
+            return lits
+        model = solver.model()
     out = list(lits)
     for key, term in subjects.items():
         if key in fixed:  # a literal `term == c` leaves it c (what the check below would prove)
             value = fixed[key]
         else:
+            assert model is not None
             value = model.eval(term, model_completion=True)
             count()
             if solver.check(*lits, term != value) != z3.unsat:
                 continue
-        replaced = [i for i, lit in enumerate(out) if (t := _subject(lit)) is not None and t.get_id() == key]
+        replaced = [i for i, lit in enumerate(out) if _subject_id(lit, subject_of) == key]
         equality = term == value
         if len(replaced) == 1 and out[replaced[0]].eq(equality):
             continue
@@ -191,6 +312,15 @@ def prefer_equalities(lits: list[z3.BoolRef], solver: z3.Solver, count: Callable
         out = [lit for i, lit in enumerate(out) if i not in replaced[1:]]
         out[first] = equality
     return [_tight(lit, out, solver, count) for lit in out]
+
+
+def _subject_id(lit: z3.BoolRef, known: dict[int, int | None]) -> int | None:
+    """The id of the term `lit` bounds (`_subject`), looked up in `known` first."""
+    key = lit.get_id()
+    if key not in known:
+        term = _subject(lit)
+        known[key] = None if term is None else term.get_id()
+    return known[key]
 
 
 def _fixed(lits: list[z3.BoolRef]) -> dict[int, z3.ExprRef]:

@@ -25,13 +25,14 @@ import z3
 from contractor.backend import Enabled, Target
 from contractor.typestate import Certainty
 from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
-from contractor.z3backend.readable import Budget, conjunction_of_literals
+from contractor.z3backend.readable import Budget, TruthTable, conjunction_of_literals, truth_table
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
 from contractor.z3backend.z3util import make_solver, truth
 
 if TYPE_CHECKING:  # the backend imports this module
     from contractor.z3backend.backend import Z3Backend
 
+USE_TABLES = True  # readable invariants of small groups from truth tables (tests compare with the solver's)
 Answer = tuple[Enabled, dict[tuple[str, str], Any]]  # the post bits set in one part, its witness values
 
 
@@ -55,6 +56,7 @@ class Reuse:
         self._state_groups: list[Group] | None = None
         self._literals: dict[tuple[int, Enabled], list[z3.BoolRef] | None] = {}
         self._solvers: dict[int, z3.Solver] = {}
+        self._tables: dict[int, TruthTable | None] = {}  # group index -> its truth table
         self._canonical: dict[object, Group] = {}
         self._sensitive: dict[int, bool] = {}  # id(group) -> do its models depend on history?
         self._contexts: dict[int, z3.Context] = {}  # id(group) -> its own context
@@ -86,6 +88,8 @@ class Reuse:
         b, sem = self.b, self.b.sem
         if sem.quantified or sem.distinct_seqs:
             return None  # enabledness bits or set/dict distinctness need lazy refinement: whole queries
+        if sem.past_invariant:
+            return None  # an invariant exact within the bound only: whole queries ask where (invregion.py)
         built = b.base(name)
         if built is None:
             return None
@@ -140,7 +144,8 @@ class Reuse:
         A part over lists or strings of a class that may be explored in parallel is solved
         in a context of its own (see isolated.py)."""
         ctx = self._isolation(g, copy)
-        solver = make_solver(self.b.timeout_ms) if ctx is None else solver_in(ctx, self.b.timeout_ms)
+        timeout = self.b.timeout_ms
+        solver = make_solver(timeout, core=True) if ctx is None else solver_in(ctx, timeout, core=True)
 
         def here(e: z3.BoolRef) -> z3.BoolRef:
             return e if ctx is None else e.translate(ctx)
@@ -207,17 +212,32 @@ class Reuse:
             pattern = enabled.intersection(g.pre)
             key = (i, pattern)
             if key not in self._literals:
-                if i not in self._solvers:
-                    self._solvers[i] = make_solver(2000)
-                    self._solvers[i].add(*g.constraints)
-                formula = [e if a in pattern else z3.Not(e) for a, e in g.pre.items()]
-                self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count, budget,
-                                                              self.b.atom_order) if formula else []
+                table = self._table(i, g, budget) if USE_TABLES else None
+                if table is not None:  # read off the group's truth table: no query per state
+                    self._literals[key] = table.literals(tuple(a in pattern for a in g.pre))
+                else:
+                    if i not in self._solvers:
+                        self._solvers[i] = make_solver(2000)
+                        self._solvers[i].add(*g.constraints)
+                    formula = [e if a in pattern else z3.Not(e) for a, e in g.pre.items()]
+                    self._literals[key] = conjunction_of_literals(formula, self._solvers[i], self.b._count, budget,
+                                                                  self.b.atom_order) if formula else []
             part = self._literals[key]
             if part is None:
                 return None
             lits.extend(part)
         return sorted(lits, key=self._literal_order)
+
+    def _table(self, i: int, g: Group, budget: Budget | None) -> TruthTable | None:
+        """Group i's truth table (readable.truth_table), built once; None where it has no
+        enabledness bits or more atoms than a table is built over."""
+        if i not in self._tables:
+            try:
+                self._tables[i] = truth_table(g.constraints, list(g.pre.values()), self.b._count, budget,
+                                              self.b.atom_order) if g.pre else None
+            except ValueError:  # more than MAX_TABLE_ATOMS atoms
+                self._tables[i] = None
+        return self._tables[i]
 
     def _literal_order(self, lit: z3.BoolRef) -> tuple[int, str]:
         """The order conjunction_of_literals keeps: by atom, as `atoms` sorts them (an atom

@@ -3,10 +3,11 @@ objects) shown with transitions and findings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import z3
+from z3 import z3 as _z3py
+from z3 import z3core as C
 
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
@@ -35,15 +36,15 @@ def value(m: z3.ModelRef, v: Val) -> Any:
         return None
     if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
         obj = m.eval(v.z, model_completion=True)  # obj(identity, none, truth): one evaluation
-
-        def part(read: Callable[[z3.ExprRef], z3.ExprRef]) -> z3.ExprRef:
-            return read(obj) if z3.is_app_of(obj, z3.Z3_OP_DT_CONSTRUCTOR) else m.eval(read(obj), model_completion=True)
-
-        if z3.is_true(part(O.is_none)):
+        parts = constructor_args(obj)  # the parts as they are (no accessor terms)
+        if parts is None:
+            parts = [m.eval(read(obj), model_completion=True) for read in (O.oid, O.is_none, O.truth)]
+        identity, none, truthy = parts
+        if z3.is_true(none):
             return None
-        if not z3.is_true(part(O.truth)):
+        if not z3.is_true(truthy):
             return 0
-        return f"<object {part(O.oid)}>"
+        return f"<object {identity}>"
     if v.kind == "optional":
         if z3.is_true(m.eval(v.is_none, model_completion=True)):
             return None
@@ -73,3 +74,16 @@ def container_value(m: z3.ModelRef, v: Val) -> list[Any]:
         return [value(m, k) for k in keys]
     vals = M.vals(v.z)
     return [[value(m, k), value(m, Val(v.type.args[1], vals[k.z]))] for k in keys]
+
+
+def constructor_args(e: z3.ExprRef) -> list[z3.ExprRef] | None:
+    """The arguments of a datatype constructor's application, None for any other term (read
+    through z3's C API: `is_app_of` and `children` cost a wrapper and checks per call, and
+    a witness reads every opaque value of every model)."""
+    c, a = e.ctx_ref(), e.as_ast()
+    if C.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
+        return None
+    app = C.Z3_to_app(c, a)
+    if C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app)) != z3.Z3_OP_DT_CONSTRUCTOR:
+        return None
+    return [_z3py._to_expr_ref(C.Z3_get_app_arg(c, app, j), e.ctx) for j in range(C.Z3_get_app_num_args(c, app))]
