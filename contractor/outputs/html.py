@@ -144,7 +144,7 @@ def _unknowns(ts: Typestate) -> Iterator[str]:
     if not ts.unknowns:
         yield "<p>None: every construct was translated.</p>\n"
         return
-    yield ("<p>Constructs the z3 backend could not translate; the queries that needed them gave may-answers.</p>\n"
+    yield ("<p>Constructs the z3 backend could not translate; the answers that depend on them are may.</p>\n"
            "<table>\n<tr><th>method</th><th>line</th><th>construct</th><th>detail</th></tr>\n")
     for u in ts.unknowns:
         yield (f"<tr><td>{_e(u.method)}</td><td>{_e(u.line)}</td><td><code>{_e(u.construct)}</code></td>"
