@@ -16,6 +16,8 @@ import z3
 from z3 import z3 as _z3py
 from z3 import z3core as C
 
+from contractor.z3backend import rawapi as R
+
 
 class Node(NamedTuple):
     """One node of the DAG: its raw pointer, AST kind, declaration kind (applications),
@@ -36,26 +38,26 @@ def postorder(e: z3.ExprRef) -> dict[int, Node]:
     stack = [e.as_ast()]
     while stack:
         a = stack[-1]
-        key = C.Z3_get_ast_id(c, a)
+        key = R.get_ast_id(c, a)
         if key in out:
             stack.pop()
             continue
         if key not in raw:
-            kind = C.Z3_get_ast_kind(c, a)
+            kind = R.get_ast_kind(c, a)
             decl_kind = None
             children: list[Any] = []
             if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
-                app = C.Z3_to_app(c, a)
-                decl_kind = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
-                children = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
+                app = R.to_app(c, a)
+                decl_kind = R.get_decl_kind(c, R.get_app_decl(c, app))
+                children = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
             elif kind == z3.Z3_QUANTIFIER_AST:
-                children = [C.Z3_get_quantifier_body(c, a)]
+                children = [R.get_quantifier_body(c, a)]
             raw[key] = (a, kind, decl_kind, children)
             stack.extend(children)
             continue
         stack.pop()
         a, kind, decl_kind, children = raw.pop(key)
-        out[key] = Node(a, kind, decl_kind, tuple(C.Z3_get_ast_id(c, x) for x in children))
+        out[key] = Node(a, kind, decl_kind, tuple(R.get_ast_id(c, x) for x in children))
     return out
 
 
@@ -72,7 +74,7 @@ def is_constant(node: Node) -> bool:
 def name(root: z3.ExprRef, node: Node) -> str:
     """The symbol of an application node (a constant's name)."""
     c = root.ctx_ref()
-    return str(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, node.ast)))))
+    return str(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, R.get_app_decl(c, R.to_app(c, node.ast)))))
 
 
 def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:
@@ -94,24 +96,24 @@ def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int
     stack = [e.as_ast()]
     while stack:
         a = stack[-1]
-        key = C.Z3_get_ast_id(c, a)
+        key = R.get_ast_id(c, a)
         if key in memo:
             stack.pop()
             continue
-        kind = C.Z3_get_ast_kind(c, a)
+        kind = R.get_ast_kind(c, a)
         children: list[Any] = []
         if kind == z3.Z3_APP_AST:
-            app = C.Z3_to_app(c, a)
-            children = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
+            app = R.to_app(c, a)
+            children = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
             if not children:
-                decl = C.Z3_get_app_decl(c, app)
-                memo[key] = C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED \
+                decl = R.get_app_decl(c, app)
+                memo[key] = R.get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED \
                     and pred(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, decl)))
                 stack.pop()
                 continue
         elif kind == z3.Z3_QUANTIFIER_AST:
-            children = [C.Z3_get_quantifier_body(c, a)]
-        ids = [C.Z3_get_ast_id(c, x) for x in children]
+            children = [R.get_quantifier_body(c, a)]
+        ids = [R.get_ast_id(c, x) for x in children]
         pending = [x for x, i in zip(children, ids) if i not in memo]
         if pending:
             stack.extend(pending)
@@ -134,23 +136,23 @@ def bool_atoms(e: z3.BoolRef) -> list[z3.BoolRef]:
     todo = [e.as_ast()]
     while todo:
         a = todo.pop()
-        key = C.Z3_get_ast_id(c, a)
+        key = R.get_ast_id(c, a)
         if key in visited:
             continue
         visited.add(key)
-        kind = C.Z3_get_ast_kind(c, a)
+        kind = R.get_ast_kind(c, a)
         if kind == z3.Z3_QUANTIFIER_AST:
             raise ValueError("quantified")
         if kind != z3.Z3_APP_AST:
             continue
-        app = C.Z3_to_app(c, a)
-        decl_kind = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
-        is_bool = C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
-        n = C.Z3_get_app_num_args(c, app)
-        if decl_kind in _CONNECTIVES or (is_bool and decl_kind == z3.Z3_OP_EQ and C.Z3_get_sort_kind(
-                c, C.Z3_get_sort(c, C.Z3_get_app_arg(c, app, 0))) == z3.Z3_BOOL_SORT):
+        app = R.to_app(c, a)
+        decl_kind = R.get_decl_kind(c, R.get_app_decl(c, app))
+        is_bool = R.get_sort_kind(c, R.get_sort(c, a)) == z3.Z3_BOOL_SORT
+        n = R.get_app_num_args(c, app)
+        if decl_kind in _CONNECTIVES or (is_bool and decl_kind == z3.Z3_OP_EQ and R.get_sort_kind(
+                c, R.get_sort(c, R.get_app_arg(c, app, 0))) == z3.Z3_BOOL_SORT):
             if is_bool or decl_kind == z3.Z3_OP_ITE:
-                todo.extend(C.Z3_get_app_arg(c, app, j) for j in range(n))
+                todo.extend(R.get_app_arg(c, app, j) for j in range(n))
                 continue
         if is_bool and decl_kind not in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE):
             out.setdefault(key, a)
@@ -166,18 +168,18 @@ def has_sort(terms: list[z3.ExprRef], kinds: tuple[int, ...]) -> bool:
         stack = [t.as_ast()]
         while stack:
             a = stack.pop()
-            key = C.Z3_get_ast_id(c, a)
+            key = R.get_ast_id(c, a)
             if key in seen:
                 continue
             seen.add(key)
-            if C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) in kinds:
+            if R.get_sort_kind(c, R.get_sort(c, a)) in kinds:
                 return True
-            kind = C.Z3_get_ast_kind(c, a)
+            kind = R.get_ast_kind(c, a)
             if kind == z3.Z3_APP_AST:
-                app = C.Z3_to_app(c, a)
-                stack.extend(C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app)))
+                app = R.to_app(c, a)
+                stack.extend(R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app)))
             elif kind == z3.Z3_QUANTIFIER_AST:
-                stack.append(C.Z3_get_quantifier_body(c, a))
+                stack.append(R.get_quantifier_body(c, a))
     return False
 
 

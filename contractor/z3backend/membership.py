@@ -19,6 +19,8 @@ import z3
 from z3 import z3 as _z3py
 from z3 import z3core as C
 
+from contractor.z3backend import rawapi as R
+
 OP = z3.Z3_OP_SEQ_CONCAT
 
 
@@ -62,11 +64,11 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     seen: dict[int, tuple[list[Any], list[int]]] = {}  # node id -> its children, while they are walked
     while stack:
         a = stack[-1]
-        key = C.Z3_get_ast_id(c, a)
+        key = R.get_ast_id(c, a)
         if key in done:
             stack.pop()
             continue
-        kind = C.Z3_get_ast_kind(c, a)
+        kind = R.get_ast_kind(c, a)
         if kind == z3.Z3_QUANTIFIER_AST:
             q = _z3py._to_expr_ref(a, ctx)
             _record(done, key, q, _quantifier(q, memo))
@@ -76,19 +78,19 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
             done[key] = _KEEP  # numerals, bound variables
             stack.pop()
             continue
-        app = C.Z3_to_app(c, a)
+        app = R.to_app(c, a)
         if key in seen:  # second visit: the children are done
             args, ids = seen.pop(key)
         else:
-            args = [C.Z3_get_app_arg(c, app, j) for j in range(C.Z3_get_app_num_args(c, app))]
-            ids = [C.Z3_get_ast_id(c, x) for x in args]
+            args = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
+            ids = [R.get_ast_id(c, x) for x in args]
             pending = [x for x, i in zip(args, ids) if i not in done]
             if pending:
                 seen[key] = (args, ids)
                 stack.extend(pending)
                 continue
         stack.pop()
-        op = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app))
+        op = R.get_decl_kind(c, R.get_app_decl(c, app))
         if op not in _REWRITTEN and all(done[i] is _KEEP for i in ids):
             done[key] = _KEEP
             continue
@@ -102,7 +104,7 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
         array = (z3.Ast * len(args))()
         for j, (x, i) in enumerate(zip(args, ids)):
             array[j] = x if done[i] is _KEEP else _out(done[i]).as_ast()
-        made = C.Z3_mk_app(c, C.Z3_get_app_decl(c, app), len(args), array)
+        made = C.Z3_mk_app(c, R.get_app_decl(c, app), len(args), array)
         _record(done, key, node, _z3py._to_expr_ref(made, ctx))
     return _rewritten(e, done)
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import z3
 from z3 import z3 as _z3py
-from z3 import z3core as C
 
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
+from contractor.z3backend import rawapi as R
 from contractor.z3backend import values as V
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
@@ -81,9 +81,9 @@ def constructor_args(e: z3.ExprRef) -> list[z3.ExprRef] | None:
     through z3's C API: `is_app_of` and `children` cost a wrapper and checks per call, and
     a witness reads every opaque value of every model)."""
     c, a = e.ctx_ref(), e.as_ast()
-    if C.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
+    if R.get_ast_kind(c, a) != z3.Z3_APP_AST:
         return None
-    app = C.Z3_to_app(c, a)
-    if C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app)) != z3.Z3_OP_DT_CONSTRUCTOR:
+    app = R.to_app(c, a)
+    if R.get_decl_kind(c, R.get_app_decl(c, app)) != z3.Z3_OP_DT_CONSTRUCTOR:
         return None
-    return [_z3py._to_expr_ref(C.Z3_get_app_arg(c, app, j), e.ctx) for j in range(C.Z3_get_app_num_args(c, app))]
+    return [_z3py._to_expr_ref(R.get_app_arg(c, app, j), e.ctx) for j in range(R.get_app_num_args(c, app))]

@@ -12,6 +12,8 @@ from typing import Any
 import z3
 from z3 import z3core as C
 
+from contractor.z3backend import rawapi as R
+
 FLOAT = z3.Float64()
 RNE = z3.RNE()
 
@@ -174,13 +176,13 @@ def _plain(v: z3.ExprRef) -> bool | int | None:
     """True, False or an integer, read through z3's C API (most witness values are; the
     Python predicates cost a wrapper and several checks each); None for anything else."""
     c, a = v.ctx_ref(), v.as_ast()
-    kind = C.Z3_get_ast_kind(c, a)
+    kind = R.get_ast_kind(c, a)
     if kind == z3.Z3_NUMERAL_AST:
-        if C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) == z3.Z3_INT_SORT:
+        if R.get_sort_kind(c, R.get_sort(c, a)) == z3.Z3_INT_SORT:
             return int(C.Z3_get_numeral_string(c, a))
         return None
     if kind == z3.Z3_APP_AST:
-        op = C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, a)))
+        op = R.get_decl_kind(c, R.get_app_decl(c, R.to_app(c, a)))
         if op == z3.Z3_OP_TRUE:
             return True
         if op == z3.Z3_OP_FALSE:

@@ -1,0 +1,66 @@
+"""The unchecked z3 accessors (rawapi.py) answer as z3's checked binding does: a pure
+speed-up of the DAG walks (dag.py, membership.py), which must see the same nodes."""
+
+from __future__ import annotations
+
+import z3
+from z3 import z3core as C
+
+from contractor.z3backend import dag
+from contractor.z3backend import rawapi as R
+from contractor.z3backend.membership import push
+
+
+def _formula() -> z3.BoolRef:
+    x, y = z3.Ints("x y")
+    s = z3.Const("s", z3.SeqSort(z3.IntSort()))
+    i = z3.Int("i")
+    return z3.And(x + y > 2, z3.Or(z3.Contains(z3.Concat(s, z3.Unit(x)), z3.Unit(y)), z3.Length(s) == 3),
+                  z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(s)), s[i] > x)))
+
+
+def test_unchecked_is_the_raw_c_function() -> None:
+    # on the z3 this project pins, each accessor skips the binding's wrapper (else no speed-up)
+    for name in ("get_ast_id", "get_ast_kind", "to_app", "get_app_decl", "get_decl_kind", "get_app_num_args",
+                 "get_app_arg", "get_quantifier_body", "get_sort", "get_sort_kind"):
+        assert getattr(R, name) is not getattr(C, f"Z3_{name}")
+    assert R.unchecked(len) is len  # no raw function behind it: the callable itself
+
+
+def _checked_postorder(e: z3.ExprRef) -> list[tuple[int, int, int | None, tuple[int, ...]]]:
+    """dag.postorder's nodes as z3's Python objects give them (checked calls)."""
+    out: dict[int, tuple[int, int, int | None, tuple[int, ...]]] = {}
+
+    def visit(t: z3.ExprRef) -> None:
+        if t.get_id() in out:
+            return
+        if z3.is_quantifier(t):
+            kids = [t.body()]
+            kind, decl_kind = z3.Z3_QUANTIFIER_AST, None
+        elif z3.is_var(t):
+            kids, kind, decl_kind = [], z3.Z3_VAR_AST, None
+        else:
+            kids = t.children()
+            kind = C.Z3_get_ast_kind(t.ctx_ref(), t.as_ast())
+            decl_kind = t.decl().kind()
+        for k in kids:
+            visit(k)
+        out[t.get_id()] = (t.get_id(), kind, decl_kind, tuple(k.get_id() for k in kids))
+
+    visit(e)
+    return sorted(out.values())
+
+
+def test_walks_see_what_the_checked_binding_sees() -> None:
+    e = _formula()
+    walked = sorted((k, n.kind, n.decl_kind, n.args) for k, n in dag.postorder(e).items())
+    assert walked == _checked_postorder(e)
+    assert [str(c) for c in dag.free_constants(e)] == ["s", "x", "y"]
+    assert dag.has_sort([e], (z3.Z3_SEQ_SORT,)) and not dag.has_sort([e], (z3.Z3_REAL_SORT,))
+
+
+def test_membership_rewriting_unchanged() -> None:
+    x, y = z3.Ints("x y")
+    s = z3.Const("s", z3.SeqSort(z3.IntSort()))
+    pushed = push(z3.Contains(z3.Concat(s, z3.Unit(x)), z3.Unit(y)))
+    assert pushed.eq(z3.Or(z3.Contains(s, z3.Unit(y)), x == y))
