@@ -4,6 +4,7 @@ speed-up of the DAG walks (dag.py, membership.py), which must see the same nodes
 from __future__ import annotations
 
 import z3
+from z3 import z3 as _z3py
 from z3 import z3core as C
 
 from contractor.z3backend import dag
@@ -64,3 +65,24 @@ def test_membership_rewriting_unchanged() -> None:
     s = z3.Const("s", z3.SeqSort(z3.IntSort()))
     pushed = push(z3.Contains(z3.Concat(s, z3.Unit(x)), z3.Unit(y)))
     assert pushed.eq(z3.Or(z3.Contains(s, z3.Unit(y)), x == y))
+
+
+def test_pointer_accessors_and_their_fallback_agree_with_the_binding() -> None:
+    import ctypes
+
+    e = _formula()
+    c, a = R.pointer(e.ctx_ref()), R.pointer(e.as_ast())
+    vp = ctypes.c_void_p
+    # a wrapper without the binding's raw function: the checked call on boxed pointers
+    slow_id = R._on_pointers(lambda ctx, ast: C.Z3_get_ast_id(ctx, ast), ctypes.c_uint, vp, vp)
+    slow_arg = R._on_pointers(lambda ctx, app, j: C.Z3_get_app_arg(ctx, app, j), vp, vp, vp, ctypes.c_uint)
+    assert R.ptr_ast_id is not slow_id
+    app = R.ptr_to_app(c, a)
+    for j, child in enumerate(e.children()):
+        fast, slow = R.ptr_app_arg(c, app, j), slow_arg(c, app, j)
+        assert fast == slow == R.pointer(child.as_ast())
+        assert R.ptr_ast_id(c, fast) == slow_id(c, slow) == child.get_id()
+        back = _z3py._to_expr_ref(R.boxed(fast), e.ctx)  # a pointer back into z3's Python API
+        assert back.eq(child)
+    assert R.ptr_app_num_args(c, app) == e.num_args()
+    assert R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_AND

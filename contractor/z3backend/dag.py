@@ -20,50 +20,52 @@ from contractor.z3backend import rawapi as R
 
 
 class Node(NamedTuple):
-    """One node of the DAG: its raw pointer, AST kind, declaration kind (applications),
+    """One node of the DAG: its raw pointer (an address), AST kind, declaration kind (applications),
     and its children's ids (a quantifier's only child is its body). A named tuple: made
     once per node of every walk, 3x faster than a frozen dataclass."""
 
-    ast: object
+    ast: int
     kind: int
     decl_kind: int | None
     args: tuple[int, ...]
 
 
 def postorder(e: z3.ExprRef) -> dict[int, Node]:
-    """Every node under `e` by id, children before parents (dicts keep insertion order)."""
-    c = e.ctx_ref()
+    """Every node under `e` by id, children before parents (dicts keep insertion order).
+    The nodes' pointers are bare addresses (rawapi.py); `expr` makes a node's expression."""
+    c = R.pointer(e.ctx_ref())
     out: dict[int, Node] = {}
     raw: dict[int, tuple[Any, ...]] = {}  # id -> (ast, kind, decl_kind, child asts), before its children are done
-    stack = [e.as_ast()]
+    stack = [R.pointer(e.as_ast())]
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
     while stack:
         a = stack[-1]
-        key = R.get_ast_id(c, a)
+        key = ast_id(c, a)
         if key in out:
             stack.pop()
             continue
         if key not in raw:
-            kind = R.get_ast_kind(c, a)
+            kind = R.ptr_ast_kind(c, a)
             decl_kind = None
             children: list[Any] = []
             if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
-                app = R.to_app(c, a)
-                decl_kind = R.get_decl_kind(c, R.get_app_decl(c, app))
-                children = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
+                app = R.ptr_to_app(c, a)
+                decl_kind = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
+                children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
             elif kind == z3.Z3_QUANTIFIER_AST:
-                children = [R.get_quantifier_body(c, a)]
+                children = [R.ptr_quantifier_body(c, a)]
             raw[key] = (a, kind, decl_kind, children)
             stack.extend(children)
             continue
         stack.pop()
         a, kind, decl_kind, children = raw.pop(key)
-        out[key] = Node(a, kind, decl_kind, tuple(R.get_ast_id(c, x) for x in children))
+        out[key] = Node(a, kind, decl_kind, tuple([ast_id(c, x) for x in children]))
     return out
 
 
 def expr(root: z3.ExprRef, node: Node) -> z3.ExprRef:
     """The Python expression of a node under `root`."""
-    return _z3py._to_expr_ref(node.ast, root.ctx)
+    return _z3py._to_expr_ref(R.boxed(node.ast), root.ctx)
 
 
 def is_constant(node: Node) -> bool:
@@ -74,7 +76,7 @@ def is_constant(node: Node) -> bool:
 def name(root: z3.ExprRef, node: Node) -> str:
     """The symbol of an application node (a constant's name)."""
     c = root.ctx_ref()
-    return str(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, R.get_app_decl(c, R.to_app(c, node.ast)))))
+    return str(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, R.get_app_decl(c, R.to_app(c, R.boxed(node.ast))))))
 
 
 def free_constants(e: z3.ExprRef) -> list[z3.ExprRef]:

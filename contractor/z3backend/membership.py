@@ -13,7 +13,6 @@ rules valid for any sequence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import z3
 from z3 import z3 as _z3py
@@ -59,18 +58,20 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     children changed. (The walk through z3's Python objects made a wrapper of every child
     of every node: 3 s on zipfile.ZipFile's constructor, 84,000 edges over 2,600 nodes.)"""
     done = memo.done
-    c, ctx = e.ctx_ref(), e.ctx
-    stack = [e.as_ast()]
-    seen: dict[int, tuple[list[Any], list[int]]] = {}  # node id -> its children, while they are walked
+    cref, ctx = e.ctx_ref(), e.ctx
+    c = R.pointer(cref)  # the walk reads bare pointers (rawapi.py); `boxed` turns one into an AST object
+    stack = [R.pointer(e.as_ast())]
+    seen: dict[int, tuple[list[int], list[int]]] = {}  # node id -> its children, while they are walked
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
     while stack:
         a = stack[-1]
-        key = R.get_ast_id(c, a)
+        key = ast_id(c, a)
         if key in done:
             stack.pop()
             continue
-        kind = R.get_ast_kind(c, a)
+        kind = R.ptr_ast_kind(c, a)
         if kind == z3.Z3_QUANTIFIER_AST:
-            q = _z3py._to_expr_ref(a, ctx)
+            q = _z3py._to_expr_ref(R.boxed(a), ctx)
             _record(done, key, q, _quantifier(q, memo))
             stack.pop()
             continue
@@ -78,33 +79,34 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
             done[key] = _KEEP  # numerals, bound variables
             stack.pop()
             continue
-        app = R.to_app(c, a)
+        app = R.ptr_to_app(c, a)
         if key in seen:  # second visit: the children are done
             args, ids = seen.pop(key)
         else:
-            args = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
-            ids = [R.get_ast_id(c, x) for x in args]
+            args = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
+            ids = [ast_id(c, x) for x in args]
             pending = [x for x, i in zip(args, ids) if i not in done]
             if pending:
                 seen[key] = (args, ids)
                 stack.extend(pending)
                 continue
         stack.pop()
-        op = R.get_decl_kind(c, R.get_app_decl(c, app))
+        op = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
         if op not in _REWRITTEN and all(done[i] is _KEEP for i in ids):
             done[key] = _KEEP
             continue
-        node = _z3py._to_expr_ref(a, ctx)
+        node = _z3py._to_expr_ref(R.boxed(a), ctx)
         if op in _REWRITTEN:
-            kids = [_z3py._to_expr_ref(x, ctx) if done[i] is _KEEP else _out(done[i]) for x, i in zip(args, ids)]
+            kids = [_z3py._to_expr_ref(R.boxed(x), ctx) if done[i] is _KEEP else _out(done[i])
+                    for x, i in zip(args, ids)]
             _record(done, key, node, _rule(node, op, kids))
             continue
         # a child changed: the same declaration over the new children, made through the C API
         # (the Python call casts every argument against the declaration's domain)
         array = (z3.Ast * len(args))()
         for j, (x, i) in enumerate(zip(args, ids)):
-            array[j] = x if done[i] is _KEEP else _out(done[i]).as_ast()
-        made = C.Z3_mk_app(c, R.get_app_decl(c, app), len(args), array)
+            array[j] = R.boxed(x) if done[i] is _KEEP else _out(done[i]).as_ast()
+        made = C.Z3_mk_app(cref, R.get_app_decl(cref, R.boxed(app)), len(args), array)
         _record(done, key, node, _z3py._to_expr_ref(made, ctx))
     return _rewritten(e, done)
 
