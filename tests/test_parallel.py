@@ -88,7 +88,29 @@ def both(path: Path, name: str, backend: str = "z3",
         # of queries depends on the models each solver happens to find first)
         assert parallel.stats.queries >= sequential.stats.queries
     assert parallel.stats.states == sequential.stats.states
+    parallel = rendered_alike(parallel, sequential, model)
     return without_time(sequential), without_time(parallel), parallel_backend
+
+
+def rendered_alike(parallel: Typestate, sequential: Typestate, model) -> Typestate:
+    """`parallel` with a state's invariant text taken from `sequential` where one of the two
+    runs showed the form read off the preconditions instead of z3's short form: the short
+    form's search has a wall-clock budget (invtext.READABLE_SECONDS, 2 s a query), which a
+    loaded machine can spend (seen once in CI, in a process 480 tests old), and that is not
+    the parallel exploration's doing. The states' identities, enabled methods and
+    everything else are still compared."""
+    from contractor.state_invariants import precondition_invariant
+
+    theirs = {s.enabled: s for s in sequential.states}
+    states = []
+    for state in parallel.states:
+        other = theirs.get(state.enabled)
+        if other is not None and other.invariant != state.invariant:
+            fallback = precondition_invariant(model, frozenset(state.enabled)).text
+            if fallback in (state.invariant, other.invariant):
+                state = replace(state, invariant=other.invariant, executable=other.executable)
+        states.append(state)
+    return replace(parallel, states=tuple(states))
 
 
 @pytest.mark.parametrize("backend", ["z3", "auto"])
