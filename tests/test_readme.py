@@ -29,3 +29,9 @@ def test_the_readme_example_is_the_real_output(tmp_path):
     assert len(got) == len(expected), "\n".join(got)
     bad = [(e, g) for e, g in zip(expected, got) if not _matches(e, g)]
     assert bad == []
+
+
+def test_no_figure_is_left_as_a_placeholder():
+    """A figure still to be measured was once written as a bare NAME_FIGURES line and landed."""
+    text = (REPO / "README.md").read_text()
+    assert re.findall(r"\b[A-Z]+_FIGURES\b|\bTODO\b|\bTBD\b", text) == []
