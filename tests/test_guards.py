@@ -108,6 +108,17 @@ def test_untyped_sample_equals_brute_force() -> None:
     assert {t.method for t in ts.transitions if t.certainty == "may"} == {"feed"}
 
 
+READER = (  # one raise guard, on a field and an argument
+    "class Reader:\n"
+    "    def __init__(self) -> None:\n"
+    "        self.open = False\n\n"
+    "    def start(self) -> None:\n"
+    "        self.open = True\n\n"
+    "    def read(self, n: int) -> None:\n"
+    "        if not self.open or n < 0:\n"
+    "            raise ValueError('closed')\n")
+
+
 def test_reading_a_raise_guard_stops_at_the_budget(tmp_path, monkeypatch):
     """Once the run's budget is spent, a raise guard's arguments are not eliminated (z3's
     quantifier elimination was given its full 2 s per guard whatever the budget: tarfile's
@@ -118,15 +129,7 @@ def test_reading_a_raise_guard_stops_at_the_budget(tmp_path, monkeypatch):
     from contractor.z3backend import semantics
 
     path = tmp_path / "reader.py"
-    path.write_text(
-        "class Reader:\n"
-        "    def __init__(self) -> None:\n"
-        "        self.open = False\n\n"
-        "    def start(self) -> None:\n"
-        "        self.open = True\n\n"
-        "    def read(self, n: int) -> None:\n"
-        "        if not self.open or n < 0:\n"
-        "            raise ValueError('closed')\n")
+    path.write_text(READER)
     translate = semantics.ClassSemantics.run_once
 
     def late(self: semantics.ClassSemantics, method, guards: bool):
@@ -184,15 +187,7 @@ def test_an_elimination_the_budget_cut_says_so_once(tmp_path, monkeypatch):
     from contractor.z3backend import guards
 
     path = tmp_path / "reader.py"
-    path.write_text(
-        "class Reader:\n"
-        "    def __init__(self) -> None:\n"
-        "        self.open = False\n\n"
-        "    def start(self) -> None:\n"
-        "        self.open = True\n\n"
-        "    def read(self, n: int) -> None:\n"
-        "        if not self.open or n < 0:\n"
-        "            raise ValueError('closed')\n")
+    path.write_text(READER)
     eliminate = guards.eliminate_quantifiers
 
     def slow(formula, timeout_ms, **kwargs):  # type: ignore[no-untyped-def]

@@ -85,7 +85,7 @@ def test_crosshair_rolling_average_is_all_must(tmp_path: Path) -> None:
     assert "exact within the bound (answers about objects there are must), not past it (may)" in summary
 
 
-BREAKS = '''
+TALLY = '''
 class Tally:
     """
     inv: self.total == sum(self.items)
@@ -98,7 +98,9 @@ class Tally:
     def add(self, v: int) -> None:
         self.items.append(v)
         self.total += v
+'''
 
+BREAKS = TALLY + '''
     def corrupt(self) -> None:
         self.total += 1
 '''
@@ -128,20 +130,7 @@ def test_breaking_the_invariant_is_found_within_the_bound_and_said_unchecked_pas
     assert not [f for f in ts.findings if f.kind.value == "unknown" and f.method == "__init__"]  # [] only
 
 
-NEVER = '''
-class Tally:
-    """
-    inv: self.total == sum(self.items)
-    """
-
-    def __init__(self) -> None:
-        self.items: list[int] = []
-        self.total: int = 0
-
-    def add(self, v: int) -> None:
-        self.items.append(v)
-        self.total += v
-
+NEVER = TALLY + '''
     def big(self) -> None:
         if len(self.items) < 5:
             raise ValueError("not yet")
