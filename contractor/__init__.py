@@ -6,11 +6,10 @@ Pipeline: target (load) -> contracts (class model) -> z3backend / crosshair_back
 
 from contractor import classcode
 
-classcode.install()  # before any dataclass of contractor is created (see classcode.py)
-
-from contractor.api import InferOptions, infer, infer_model, load_model  # noqa: E402
-from contractor.errors import ContractorError, InputError, TypestateError  # noqa: E402
-from contractor.typestate import Typestate  # noqa: E402
+with classcode.installed():  # while contractor's dataclasses are created (see classcode.py)
+    from contractor.api import InferOptions, infer, infer_model, load_model
+    from contractor.errors import ContractorError, InputError, TypestateError
+    from contractor.typestate import Typestate
 
 __all__ = [
     "ContractorError",

@@ -11,6 +11,9 @@ a `contractor` module) are kept in the user cache (usercache.py), keyed by the P
 version and the text itself, and reused on later runs; any other text, and every text
 when the cache is off or unreadable, is compiled as before. What runs is exactly what
 `exec(text)` would run: the same code object, executed in the same globals and locals.
+`import contractor` routes it only while contractor's own modules load (`installed`) and
+puts `dataclasses` back as it was; the console script, which owns its process, keeps it
+routed (`install`) for the modules a run imports later.
 The file is rewritten at exit only when something was compiled that it did not hold.
 """
 
@@ -19,10 +22,13 @@ from __future__ import annotations
 import atexit
 import builtins
 import dataclasses
+import functools
 import marshal
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
@@ -77,12 +83,10 @@ class CodeCache:
         self.added = False
 
 
-def install() -> CodeCache | None:
-    """Route the dataclasses module's `exec` through the code cache (once per process);
-    None when the user cache is off or cannot be created."""
-    current = getattr(dataclasses, "exec", None)
-    if isinstance(getattr(current, "__self__", None), CodeCache):
-        return current.__self__  # type: ignore[union-attr]
+@functools.lru_cache(maxsize=1)
+def process_cache() -> CodeCache | None:
+    """The code cache of this process, read once (None when the user cache is off or
+    cannot be created); saved at exit if a run compiled something it did not hold."""
     folder = user_cache_dir()
     if folder is None:
         return None
@@ -90,9 +94,33 @@ def install() -> CodeCache | None:
     # (its magic number can change between patch releases of one Python version)
     tag = f"{sys.implementation.cache_tag}-{MAGIC_NUMBER.hex()}"
     cache = CodeCache(folder / f"classcode-{tag}.marshal")
-    dataclasses.exec = cache.exec  # type: ignore[attr-defined]  # a module global shadows the builtin
     atexit.register(cache.save)
     return cache
 
 
-__all__ = ["CodeCache", "install"]
+def install() -> CodeCache | None:
+    """Route the dataclasses module's `exec` through the code cache for the rest of the
+    process: contractor's console script, which owns its process, does this."""
+    cache = process_cache()
+    if cache is not None:
+        dataclasses.exec = cache.exec  # type: ignore[attr-defined]  # a module global shadows the builtin
+    return cache
+
+
+@contextmanager
+def installed() -> Iterator[CodeCache | None]:
+    """The code cache routed in only while the block runs, then `dataclasses` as it was:
+    `import contractor` from a user's program leaves no patched module behind (contractor's
+    modules imported later compile their methods as usual)."""
+    module = vars(dataclasses)
+    had, previous = "exec" in module, module.get("exec")
+    try:
+        yield install()
+    finally:
+        if had:
+            dataclasses.exec = previous  # type: ignore[attr-defined]
+        else:
+            module.pop("exec", None)
+
+
+__all__ = ["CodeCache", "install", "installed", "process_cache"]

@@ -43,6 +43,9 @@ GC_THRESHOLD = (50_000, 20, 10)  # gc.set_threshold's generations: young, middle
 def run() -> None:
     """Run the command line (`contractor.cli.main`) and end the process quickly."""
     gc.set_threshold(*GC_THRESHOLD)
+    from contractor import classcode
+
+    classcode.install()  # this process is the command's: the modules a run imports later come cached too
     try:
         from contractor.cli import main
     except KeyboardInterrupt:  # Ctrl-C while starting up: nothing was done

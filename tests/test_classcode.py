@@ -1,7 +1,9 @@
 """contractor.classcode: the compiled methods of contractor's dataclasses kept in the user
 cache. A process that reads them must build the same classes as one that compiles them,
 a broken file must only cost time, other code's dataclasses are not cached, and
-CONTRACTOR_USER_CACHE=0 switches it off (as the test suite runs by default)."""
+CONTRACTOR_USER_CACHE=0 switches it off (as the test suite runs by default). Importing
+contractor as a library routes `dataclasses`' exec only while contractor's modules load;
+the console script keeps it routed for the modules its run imports later."""
 
 from __future__ import annotations
 
@@ -18,10 +20,12 @@ DOOR = str(ROOT / "samples" / "door.py") + ":Door"
 PROBE = """
 import dataclasses, json
 import contractor
+from contractor import classcode
 from contractor.model import INT, TypeKind, TypeRef
 from contractor.typestate import Transition
 
-cache = getattr(getattr(dataclasses, "exec", None), "__self__", None)
+assert "exec" not in vars(dataclasses)  # a library import leaves dataclasses as it was
+cache = classcode.process_cache()  # what `import contractor` read and compiled
 before = None if cache is None else len(cache.codes)
 
 @dataclasses.dataclass(frozen=True)
@@ -107,3 +111,17 @@ def test_past_its_limit_the_file_keeps_only_what_the_run_used(tmp_path, monkeypa
     outside: dict = {"__name__": "elsewhere"}
     cache.exec("def g():\n return 7\n", outside)  # not contractor's: compiled, not kept
     assert outside["g"]() == 7 and "def g():\n return 7\n" not in cache.codes
+
+
+def test_the_console_script_caches_the_modules_its_run_imports_later(tmp_path):
+    """`import contractor` loads a few modules; an analysis imports the z3 backend, the
+    explorer and the outputs later: their dataclasses come from the cache too, so a second
+    command compiles nothing (the file is not rewritten)."""
+    _run(tmp_path / "home", "-m", "contractor", "infer", DOOR, "--out", str(tmp_path / "a"), "--quiet")
+    files = list((tmp_path / "home" / "contractor").glob("classcode-*.marshal"))
+    assert len(files) == 1
+    imported = _probe(tmp_path / "home")["cached"][0]  # entries there before the probe's own import
+    assert imported > _probe(tmp_path / "fresh")["cached"][1]  # more than `import contractor` alone compiles
+    stamp = files[0].stat().st_mtime_ns
+    _run(tmp_path / "home", "-m", "contractor", "infer", DOOR, "--out", str(tmp_path / "b"), "--quiet")
+    assert files[0].stat().st_mtime_ns == stamp  # nothing new compiled: every text was read
