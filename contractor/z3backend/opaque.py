@@ -15,6 +15,7 @@ from __future__ import annotations
 import z3
 
 from contractor.model import OPAQUE, TypeRef
+from contractor.z3backend import fastterms as F
 
 _DT = z3.Datatype("Opaque")
 _DT.declare("obj", ("oid", z3.IntSort()), ("none", z3.BoolSort()), ("truth", z3.BoolSort()))
@@ -45,12 +46,13 @@ def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
     memo: dict[int, z3.ExprRef] = {}
 
     def go(e: z3.ExprRef) -> z3.ExprRef:
-        key = e.get_id()
+        key = F.node_id(e)
         if key in memo:
             return memo[key]
-        if z3.is_app_of(e, z3.Z3_OP_DT_CONSTRUCTOR):
+        op = F.op_kind(e)
+        if op == z3.Z3_OP_DT_CONSTRUCTOR:
             out = e.arg(k)
-        elif z3.is_app_of(e, z3.Z3_OP_ITE) and len(memo) < _MAX_ITES:
+        elif op == z3.Z3_OP_ITE and len(memo) < _MAX_ITES:
             out = z3.If(e.arg(0), go(e.arg(1)), go(e.arg(2)))
         else:
             out = _ACCESSORS[k](e)

@@ -27,6 +27,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
@@ -152,7 +153,7 @@ class Reach(_Host):
         todo = [term]
         while todo:
             t = todo[-1]
-            key = t.get_id()
+            key = F.node_id(t)
             if key in memo:
                 todo.pop()
                 continue
@@ -161,48 +162,55 @@ class Reach(_Host):
                 memo[key] = (t, constant_names(t))
                 todo.pop()
                 continue
-            pending = [b for b in parts if b.get_id() not in memo]
+            pending = [b for b in parts if F.node_id(b) not in memo]
             if pending:
                 todo.extend(pending)
                 continue
-            memo[key] = (t, frozenset().union(*(memo[b.get_id()][1] for b in parts)))
+            memo[key] = (t, frozenset().union(*(memo[F.node_id(b)][1] for b in parts)))
             todo.pop()
-        return memo[term.get_id()][1]
+        return memo[F.node_id(term)][1]
 
     def _identity(self, z: z3.ExprRef) -> tuple[z3.ArithRef, frozenset[str]]:
         """The identity term of the opaque value `z` and `_names` of it, memoised by z (every
         call to outside code asks it of every opaque place, and most places do not change)."""
         memo: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault(
             "_identities", {})
-        key = z.get_id()
+        key = F.node_id(z)
         if key not in memo:
             mine = O.oid(z)
             memo[key] = (z, mine, self._names(mine))  # z kept alive: its id stays its own
         return memo[key][1], memo[key][2]
 
-    def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> Val:
+    def _retruth(self, v: Val, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef,
+                 theirs: list[frozenset[str]]) -> Val:
         """`v` with the truth of the object `identity` (wherever it occurs in v) now `truth`,
-        where v's identity is made of the same values (see the module docstring)."""
+        where v's identity is made of the same values (see the module docstring). `theirs`
+        holds `_names(identity)` once asked (a list the caller shares between places: the
+        same look-up for every place of every frame, made where it was first needed)."""
         if v.kind == "opaque":
             mine, names = self._identity(v.z)
-            if not (z3.eq(mine, identity) or names & self._names(identity)):
-                return v  # another object, as far as the code tells
+            if mine.as_ast().value != identity.as_ast().value:  # z3.eq: the same node
+                if not theirs:
+                    theirs.append(self._names(identity))
+                if not names & theirs[0]:
+                    return v  # another object, as far as the code tells
             same = z3.And(act, mine == identity)
             new = Val(v.type, O.make(mine, O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
             known = self.known_type(v)
             return new if known is None else self.note_type(new, known)  # its type stays (pytypes.py)
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):
-            items = [self._retruth(x, identity, truth, act) for x in V.tuple_items(v)]
+            items = [self._retruth(x, identity, truth, act, theirs) for x in V.tuple_items(v)]
             return Val(v.type, T.make(V.sort_of(v.type), [x.z for x in items]))
         return v
 
     def _retruth_everywhere(self, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> None:
         places = [f.locals for f in self.all_frames()]
         places += [fields for oid, fields in self.state.objects.items() if oid >= 0]  # not __old__'s copy
+        theirs: list[frozenset[str]] = []
         for place in places:
             for name, v in list(place.items()):
                 if isinstance(v, Val) and v.kind in ("opaque", "tuple"):
-                    place[name] = self._retruth(v, identity, truth, act)
+                    place[name] = self._retruth(v, identity, truth, act, theirs)
 
     def _new_contents(self, v: Val) -> Val:
         """`v` with arbitrary contents in its containers (identity and None-ness kept)."""
@@ -222,14 +230,16 @@ def _through(t: z3.ExprRef) -> list[z3.ExprRef] | None:
     field (an accessor) of a constructed value, that argument, and of an if-then-else,
     the field of each branch (a tuple item of a merged return value: (code, msg) of
     smtplib's getreply); None where `t` is none of these."""
-    if z3.is_app_of(t, z3.Z3_OP_ITE):
+    op = F.op_kind(t)
+    if op == z3.Z3_OP_ITE:
         return [t.arg(1), t.arg(2)]
-    if not z3.is_app_of(t, z3.Z3_OP_DT_ACCESSOR):
+    if op != z3.Z3_OP_DT_ACCESSOR:
         return None
     inner, field = t.arg(0), t.decl()
-    if z3.is_app_of(inner, z3.Z3_OP_ITE):
+    inner_op = F.op_kind(inner)
+    if inner_op == z3.Z3_OP_ITE:
         return [field(inner.arg(1)), field(inner.arg(2))]
-    if z3.is_app_of(inner, z3.Z3_OP_DT_CONSTRUCTOR):
+    if inner_op == z3.Z3_OP_DT_CONSTRUCTOR:
         sort, made = inner.sort(), inner.decl()
         for i in range(sort.num_constructors()):
             if sort.constructor(i).eq(made):

@@ -1,0 +1,75 @@
+"""z3's Boolean connectives without the Python binding's argument coercion, for the
+executor's hottest term builders (the path condition `active()` of every statement,
+each raise, each retruthed opaque place).
+
+`z3.And(a, b)` finds the context among its arguments, makes a Bool sort object, casts
+each argument to it (a sort look-up and a sort comparison each) and checks for probes,
+all in Python, before the one C call that makes the term; for arguments that are
+already Boolean terms of one context all that is a no-op. These make the same C call
+on the same arguments, so the same terms (z3 shares equal terms) are made in the same
+order and no other term is made or freed: z3's answers, which depend on its terms' ids,
+stay the same. Where an argument is anything else (a Python bool, a probe), the
+binding's own function is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+from z3 import z3core as C
+
+from contractor.z3backend import rawapi as R
+
+
+def _bools(args: tuple[Any, ...]) -> bool:
+    """Whether every argument is a Boolean term of the first one's context."""
+    if not args:
+        return False
+    ctx = getattr(args[0], "ctx", None)
+    return all(isinstance(a, z3.BoolRef) and a.ctx is ctx for a in args)
+
+
+def not_(a: z3.BoolRef) -> z3.BoolRef:
+    """z3.Not(a)."""
+    if not isinstance(a, z3.BoolRef):
+        return z3.Not(a)
+    ctx = a.ctx
+    return z3.BoolRef(C.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
+
+
+def and_(*args: z3.BoolRef) -> z3.BoolRef:
+    """z3.And(*args)."""
+    if not _bools(args):
+        return z3.And(*args)
+    ctx = args[0].ctx
+    array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(C.Z3_mk_and(ctx.ref(), len(args), array), ctx)
+
+
+def or_(*args: z3.BoolRef) -> z3.BoolRef:
+    """z3.Or(*args)."""
+    if not _bools(args):
+        return z3.Or(*args)
+    ctx = args[0].ctx
+    array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), array), ctx)
+
+
+def op_kind(a: z3.ExprRef) -> int:
+    """The kind of `a`'s function where it is an application (`z3.is_app_of(a, k)` is
+    `op_kind(a) == k`), else -1; by rawapi.py's accessors (no object made)."""
+    ctx, ast = a.ctx_ref(), a.as_ast()
+    if R.get_ast_kind(ctx, ast) != z3.Z3_APP_AST:
+        return -1
+    return int(R.get_decl_kind(ctx, R.get_app_decl(ctx, R.to_app(ctx, ast))))
+
+
+def is_true(a: z3.ExprRef) -> bool:
+    """z3.is_true(a) on a term (the application of `true`)."""
+    return bool(op_kind(a) == z3.Z3_OP_TRUE)
+
+
+def node_id(a: z3.AstRef) -> int:
+    """a.get_id(), unchecked (rawapi.py)."""
+    return int(R.get_ast_id(a.ctx_ref(), a.as_ast()))

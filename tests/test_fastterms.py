@@ -1,0 +1,60 @@
+"""The executor's connectives without the binding's coercions (fastterms.py) make the
+terms z3.And, z3.Or and z3.Not make, with the same ids in a context (z3's answers
+depend on its terms' ids), and the raw accessors answer as the binding does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import z3
+
+from contractor.z3backend import fastterms as F
+
+
+def _build(ctx: z3.Context, not_: Callable[..., Any], and_: Callable[..., Any], or_: Callable[..., Any]) -> list[int]:
+    """A run of term building like the executor's (path conditions, raises), in `ctx`: the
+    ids of the terms made, some of them dropped on the way (their ids free again)."""
+    p, q, r = (z3.Bool(n, ctx) for n in "pqr")
+    x = z3.Int("x", ctx)
+    raised = z3.BoolVal(False, ctx)
+    ids = []
+    for k in range(6):
+        guard = and_(p, x > k) if k % 2 else or_(q, not_(r))
+        active = and_(guard, not_(raised), not_(q))
+        ids.append(active.get_id())
+        raised = or_(raised, and_(active, x == k))
+        ids.append(raised.get_id())
+        del guard, active  # some terms freed, their ids reused by the next ones
+    ids.append(and_(*[not_(z3.Bool(f"b{i}", ctx)) for i in range(5)]).get_id())
+    return ids
+
+
+def test_the_same_terms_with_the_same_ids() -> None:
+    assert _build(z3.Context(), z3.Not, z3.And, z3.Or) == _build(z3.Context(), F.not_, F.and_, F.or_)
+
+
+def test_results_equal_the_bindings() -> None:
+    p, q = z3.Bools("p q")
+    forall = z3.ForAll([z3.Int("i")], z3.Int("i") > 0)
+    for args in [(p,), (p, q), (p, z3.Not(q), forall), (forall, p)]:
+        assert F.and_(*args).eq(z3.And(*args)) and type(F.and_(*args)) is z3.BoolRef
+        assert F.or_(*args).eq(z3.Or(*args))
+    assert F.not_(forall).eq(z3.Not(forall))
+    # anything but Boolean terms of one context: the binding's own function
+    assert F.and_(p, True).eq(z3.And(p, True)) and F.or_().eq(z3.Or()) and F.and_().eq(z3.And())
+    assert F.not_(False).eq(z3.Not(False))  # type: ignore[arg-type]
+
+
+def test_accessors_answer_as_the_binding() -> None:
+    x, p = z3.Int("x"), z3.Bool("p")
+    dt = z3.Datatype("Pair")
+    dt.declare("pair", ("fst", z3.IntSort()))
+    pair = dt.create()
+    terms = [x, p, x + 1, z3.If(p, x, 1), z3.BoolVal(True), z3.BoolVal(False), z3.simplify(x == x), pair.pair(x),
+             pair.fst(pair.pair(x)), z3.ForAll([x], x > 0), z3.IntVal(3)]
+    for t in terms:
+        assert F.node_id(t) == t.get_id()
+        assert F.is_true(t) == z3.is_true(t)
+        for k in (z3.Z3_OP_ITE, z3.Z3_OP_DT_CONSTRUCTOR, z3.Z3_OP_DT_ACCESSOR, z3.Z3_OP_TRUE, z3.Z3_OP_ADD):
+            assert (F.op_kind(t) == k) == z3.is_app_of(t, k)
