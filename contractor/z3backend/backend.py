@@ -1,6 +1,7 @@
 """The z3 backend: answers the explorer's queries by all-SAT enumeration of target states.
 
-For a source state S and method m it asks one incremental solver for a pre-object in S
+For a source state S and method m it asks one incremental solver (per method, S asked
+as assumptions: incremental.py) for a pre-object in S
 (invariant plus S's enabledness pattern), arguments meeting m's precondition, and normal
 termination; the post-object's enabledness bits are the projection. Each model gives a
 target; a blocking clause excludes it; the final unsatisfiable answer proves there are no
@@ -26,6 +27,7 @@ from contractor.z3backend import values as V
 from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
 from contractor.z3backend.guards import IN_GUARDS
+from contractor.z3backend.incremental import Guards
 from contractor.z3backend.invregion import past_region
 from contractor.z3backend.invtext import InvariantText
 from contractor.z3backend.membership import push
@@ -69,6 +71,7 @@ class Z3Backend:
         self._invariants_after: dict[int, tuple[Outcome, z3.BoolRef]] = {}  # id(outcome) -> (it, formula)
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
+        self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
@@ -249,7 +252,7 @@ class Z3Backend:
         return [b if m in source else z3.Not(b) for m, b in pre_bits.items()]
 
     def method_solver(self, name: str, parts: list[z3.BoolRef], o: Outcome) -> Prepared:
-        """One incremental solver per method, reused for every source state (push/pop)."""
+        """One incremental solver per method, reused for every source state (incremental.py)."""
         if name not in self._solvers:
             self._solvers[name] = self.prepare(parts, True, o.after)
         return self._solvers[name]
@@ -270,25 +273,23 @@ class Z3Backend:
             line = self.model.methods[name].location.line
             self._unknowns[(name, line, err.construct)] = Unknown(name, line, err.construct)
             return self.havoc_targets(name, source)
-        solver.push()
-        try:
-            solver.add(*pattern)
-            return self.all_sat(name, source, solver, enc, bits, parts, o)
-        finally:
-            solver.pop()
+        return self.all_sat(name, source, solver, enc, bits, parts, o, pattern)
 
     def all_sat(self, name: str, source: Enabled | None, solver: z3.Solver, enc: Encoder, bits: Bits,
-                parts: list[z3.BoolRef], o: Outcome) -> list[Target]:
+                parts: list[z3.BoolRef], o: Outcome, assume: list[z3.BoolRef] | None = None) -> list[Target]:
+        """All-SAT over the post bits; `assume`: the source pattern, asked as assumptions
+        of each check (the solver keeps its assertions, and what it learnt, for the next
+        source: incremental.py)."""
         found: dict[Enabled, Target] = {}
         try:
-            return self._all_sat(name, source, solver, enc, bits, parts, o, found)
+            return self._all_sat(name, source, solver, enc, bits, parts, o, found, assume or [])
         except BudgetSpent as err:  # the targets found so far are shown in the partial typestate
             raise BudgetSpent(str(err), [*err.found, *found.values()]) from None
 
     def _all_sat(self, name: str, source: Enabled | None, solver: z3.Solver, enc: Encoder, bits: Bits,
-                 parts: list[z3.BoolRef], o: Outcome, found: dict[Enabled, Target]) -> list[Target]:
+                 parts: list[z3.BoolRef], o: Outcome, found: dict[Enabled, Target],
+                 assume: list[z3.BoolRef]) -> list[Target]:
         inexact_reason = self.inexact_reason(name)
-        blocks: list[z3.BoolRef] = []
         past = self.past_invariant(o, source is not None)  # invregion.py
         phases = [(z3.Not(o.unknown) if past is None else z3.Not(z3.Or(o.unknown, past)), True)]
         if not z3.is_false(o.unknown):
@@ -301,18 +302,21 @@ class Z3Backend:
         refinements = 0
         shared, lemmas_to = solver, enc.solver
         shared.set("timeout", min(self.timeout_ms, INCREMENTAL_MS))
-        for cond, exact in phases:
-            shared.push()
-            solver = shared
-            try:
-                solver.add(cond, *blocks)
+        # each phase's condition and this enumeration's blocking clauses are guarded by a
+        # literal asked as an assumption: the shared solver keeps them (and its lemmas) at
+        # its base level instead of taking them in and out for every source state
+        guard = self._guards.fresh()
+        try:
+            for i, (cond, exact) in enumerate(phases):
+                solver = shared
+                on = [*assume, self._guards.phase(shared, name, i, cond), guard]
                 while True:
-                    r = self.check(solver)
+                    r = self.check(solver, *on) if solver is shared else self.check(solver)
                     if r == z3.unknown and solver is shared:
-                        # z3's incremental mode (one solver per method, push/pop) sometimes loses
-                        # its way on sequences: the same assertions, solved afresh
+                        # z3's incremental mode (one solver per method) sometimes loses its
+                        # way on sequences: the same assertions, solved afresh
                         solver = make_solver(self.timeout_ms)
-                        solver.add(*shared.assertions())
+                        solver.add(*shared.assertions(), *on)
                         enc.solver = solver  # refinement lemmas go where the search goes on
                         r = self.check(solver)
                     if r == z3.unsat:
@@ -342,11 +346,13 @@ class Z3Backend:
                                                     "the enabledness of a method with parameters was undecided")
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
                     block = blocking(bits, enabled)
-                    blocks.append(block)
-                    solver.add(block)
-            finally:
+                    shared.add(z3.Implies(guard, block))
+                    if solver is not shared:
+                        solver.add(block)
                 enc.solver = lemmas_to
-                shared.pop()
+        finally:
+            enc.solver = lemmas_to
+            shared.add(z3.Not(guard))  # this enumeration's blocking clauses are off for good
         return list(found.values())
 
     def past_invariant(self, o: Outcome, method: bool) -> z3.BoolRef | None:
