@@ -18,6 +18,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.comprehensions import COMPREHENSIONS, OrderMatters
@@ -134,14 +135,14 @@ class Aggregates(_Host):
                     better = P.order(op, v, best)
                 except UnsupportedConstruct as e:
                     raise self.unsupported(node, e.construct) from None
-                best = V.ite(z3.And(g, z3.Or(z3.Not(have), better)), v, best)
-                have = z3.Or(have, g)
+                best = V.ite(F.and_(g, F.or_(F.not_(have), better)), v, best)
+                have = F.or_(have, g)
             self.each_part(arg, node, consider, any_order)
             return best, have
         best, have = self.order_free(arg, attempt)
         fallback = self.eval(default) if default is not None else None
         if fallback is None:
-            self.raise_if(z3.Not(have), "ValueError", node)
+            self.raise_if(F.not_(have), "ValueError", node)
         if best is None:
             return fallback if fallback is not None else V.const(0)
         return V.ite(have, best, fallback) if fallback is not None else best
@@ -163,12 +164,12 @@ class Aggregates(_Host):
         self.past_bound(n > self.unroll, node)
         result = v.z  # past the bound: unknown paths, any value will do
         for length in range(self.unroll, -1, -1):
-            if length and not self.feasible(z3.And(self.active(), n == length)):
+            if length and not self.feasible(F.and_(self.active(), n == length)):
                 continue  # the assumptions rule this length out
             items = [Val(elem, v.z[i]) for i in range(length)]
             up, down = _network(items, "<"), _network(items, ">")
             ordered = [V.ite(descending, d, u) for u, d in zip(up, down)]
-            result = z3.If(n == length, _as_seq(v.type, ordered), result)
+            result = F.ite(n == length, _as_seq(v.type, ordered), result)
         return Val(v.type, result)
 
     def unrolled_quantifier(self, name: str, arg: ast.expr, node: ast.AST) -> Val:
@@ -179,7 +180,7 @@ class Aggregates(_Host):
             def visit_value(g: z3.BoolRef, v: Val) -> None:
                 nonlocal decided
                 t = V.truthy(v)
-                decided = z3.Or(decided, z3.And(g, t if name == "any" else z3.Not(t)))
+                decided = F.or_(decided, F.and_(g, t if name == "any" else F.not_(t)))
 
             if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
                 lazy = isinstance(arg, ast.GeneratorExp)
@@ -187,9 +188,9 @@ class Aggregates(_Host):
                 def visit() -> None:
                     nonlocal decided
                     t = self.condition(arg.elt)
-                    decided = z3.Or(decided, z3.And(self.guard, t if name == "any" else z3.Not(t)))
+                    decided = F.or_(decided, F.and_(self.guard, t if name == "any" else F.not_(t)))
                 if lazy:  # a generator stops being read once any()/all() decides
-                    self.instances(arg.generators, node, visit, running=lambda: z3.Not(decided),
+                    self.instances(arg.generators, node, visit, running=lambda: F.not_(decided),
                                    any_order=any_order)
                 else:  # a list or set is built whole first
                     for g, v in self.produced(arg.elt, arg.generators, node, any_order):
@@ -199,7 +200,7 @@ class Aggregates(_Host):
                     visit_value(g, v)
             return decided
         decided = self.order_free(arg, attempt)
-        return Val(BOOL, decided if name == "any" else z3.Not(decided))
+        return Val(BOOL, decided if name == "any" else F.not_(decided))
 
 
 def _network(items: list[Val], op: str) -> list[Val]:

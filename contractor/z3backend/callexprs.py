@@ -10,6 +10,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, OPAQUE, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
@@ -179,15 +180,15 @@ class CallEvaluator(_Host):
             return V.NONE_VAL
         if name == "pop" and len(args) <= 1:
             i = V.to_int(args[0]) if args else n - 1
-            self.raise_if(z3.Or(n == 0, i < -n, i >= n), "IndexError", node)
-            j = z3.If(i < 0, i + n, i)
+            self.raise_if(F.or_(n == 0, i < -n, i >= n), "IndexError", node)
+            j = F.ite(i < 0, i + n, i)
             item = lst.z[j]
             rest = z3.Concat(z3.SubSeq(lst.z, 0, j), z3.SubSeq(lst.z, j + 1, n - j - 1))
             self.store(m.target, Val(lst.type, rest))
             return Val(elem, item)
         if name == "insert" and len(args) == 2:
             i = V.to_int(args[0])
-            j = z3.If(i < 0, z3.If(i + n < 0, 0, i + n), z3.If(i > n, n, i))
+            j = F.ite(i < 0, F.ite(i + n < 0, 0, i + n), F.ite(i > n, n, i))
             unit = z3.Unit(V.coerce(args[1], elem).z)
             self.store(m.target, Val(lst.type, z3.Concat(z3.SubSeq(lst.z, 0, j), unit, z3.SubSeq(lst.z, j, n - j))))
             return V.NONE_VAL

@@ -20,6 +20,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import put
@@ -92,14 +93,14 @@ class Comprehensions(_Host):
                 more, item = at(k)
                 if k == self.unroll:
                     self.guard = outer
-                    self.past_bound(z3.And(more, running()), node)
+                    self.past_bound(F.and_(more, running()), node)
                     break
-                self.guard = z3.And(outer, more, running())
+                self.guard = F.and_(outer, more, running())
                 if not self.feasible(self.active()):
                     break
                 self.bind_target(comp.target, item, node)
                 for cond in comp.ifs:
-                    self.guard = z3.And(self.guard, self.condition(cond))
+                    self.guard = F.and_(self.guard, self.condition(cond))
                 self._clause(gens, level + 1, node, visit, running, any_order)
                 self.guard = outer
         finally:
@@ -114,11 +115,11 @@ class Comprehensions(_Host):
 
     def past_bound(self, cond: z3.BoolRef, node: ast.AST) -> None:
         """Paths where `cond` (an item past the bound) holds become unknown."""
-        c = z3.And(self.active(), cond)
+        c = F.and_(self.active(), cond)
         if not self.feasible(c) or (self.context is None and not _satisfiable(c)):
             return
         saved = self.guard
-        self.guard = z3.And(saved, cond)
+        self.guard = F.and_(saved, cond)
         try:
             err = UnsupportedConstruct(f"a comprehension or aggregate over more than {self.unroll} "
                                        "items (--unroll)", self.loc(node))
@@ -129,7 +130,7 @@ class Comprehensions(_Host):
     def bounded(self, size: z3.ArithRef) -> bool:
         """Whether the assumptions (or the condition so far) rule out more than --unroll
         items: then unrolling is exact and quantifier-free, which z3 decides far faster."""
-        c = z3.And(self.active(), size > self.unroll)
+        c = F.and_(self.active(), size > self.unroll)
         return not self.feasible(c) or (self.context is None and not _satisfiable(c))
 
     def bind_target(self, target: ast.expr, item: Val, node: ast.AST) -> None:
@@ -202,7 +203,7 @@ class Comprehensions(_Host):
         except UnsupportedConstruct as e:
             raise self.unsupported(node, e.construct) from None
         for g, v in parts:
-            acc = z3.If(g, z3.Concat(acc, z3.Unit(V.coerce(v, t).z)), acc)
+            acc = F.ite(g, z3.Concat(acc, z3.Unit(V.coerce(v, t).z)), acc)
         return Val(lt, acc)
 
     def e_SetComp(self, node: ast.SetComp) -> Val:
@@ -219,7 +220,7 @@ class Comprehensions(_Host):
         except UnsupportedConstruct as e:
             raise self.unsupported(node, e.construct) from None
         for g, v in parts:
-            acc = z3.If(g, M.add(acc, V.coerce(v, t).z), acc)
+            acc = F.ite(g, M.add(acc, V.coerce(v, t).z), acc)
         return Val(st, acc)
 
     def e_DictComp(self, node: ast.DictComp) -> Val:
@@ -240,7 +241,7 @@ class Comprehensions(_Host):
             raise self.unsupported(node, e.construct) from None
         for g, v in parts:
             k, x = V.tuple_items(v)
-            d = Val(dt, z3.If(g, put(d, k, x).z, d.z))
+            d = Val(dt, F.ite(g, put(d, k, x).z, d.z))
         return d
 
     def e_GeneratorExp(self, node: ast.GeneratorExp) -> Val:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.errors import UnsupportedConstruct
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import strings as S
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
@@ -64,8 +65,8 @@ class DeleteExecutor(_Host):
             self.raise_if(TRUE, "UnboundLocalError", t)
             return
         defined = f.defined.get(t.id, TRUE)
-        self.raise_if(z3.Not(defined), "UnboundLocalError", t)
-        f.defined[t.id] = z3.And(defined, z3.Not(self.active()))
+        self.raise_if(F.not_(defined), "UnboundLocalError", t)
+        f.defined[t.id] = F.and_(defined, F.not_(self.active()))
 
     def delete_item(self, t: ast.Subscript) -> None:
         c = self.eval(t.value)
@@ -91,8 +92,8 @@ class DeleteExecutor(_Host):
         if c.kind == "list" and c.z is not None:  # del xs[i]
             i = V.to_int(self.eval(t.slice))
             n = z3.Length(c.z)
-            self.raise_if(z3.Or(i < -n, i >= n), "IndexError", t)
-            j = z3.If(i < 0, i + n, i)
+            self.raise_if(F.or_(i < -n, i >= n), "IndexError", t)
+            j = F.ite(i < 0, i + n, i)
             self.store(t.value, Val(c.type, z3.Concat(z3.Extract(c.z, 0, j), z3.Extract(c.z, j + 1, n - j - 1))))
             return
         if c.kind == "list":  # an item of `[]`
@@ -105,7 +106,7 @@ class DeleteExecutor(_Host):
         if c.z is None:
             self.raise_if(TRUE, "KeyError", t)
             return
-        self.raise_if(z3.Not(P.contains(k, c)), "KeyError", t)
+        self.raise_if(F.not_(P.contains(k, c)), "KeyError", t)
         self.store(t.value, drop(c, k))
 
 

@@ -134,7 +134,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
     def outside_raise_if(self, cond: z3.BoolRef, exc: str, node: ast.AST) -> None:
         """Paths where `cond` holds raise `exc`, an exception of code outside the analysed
         source: never while reading raise guards (there such code returns normally)."""
-        self.raise_if(z3.And(z3.Not(READING_GUARDS), cond), exc, node)
+        self.raise_if(F.and_(F.not_(READING_GUARDS), cond), exc, node)
 
     def fresh(self, t: TypeRef, hint: str) -> Val:
         self.counter += 1
@@ -182,7 +182,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
                     fields[name] = self.fresh(v.type.args[0], name)
                     continue
                 fields[name] = V.ite(c, self.fresh(v.type, name), v)
-        self.state.unknown = z3.Or(self.state.unknown, c)
+        self.state.unknown = F.or_(self.state.unknown, c)
 
     # -- statements ------------------------------------------------------------------
 
@@ -251,9 +251,9 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if isinstance(node, ast.If):
             c = self.condition(node.test)
             saved = self.guard
-            self.guard = z3.And(saved, c)
+            self.guard = F.and_(saved, c)
             self.run_block(node.body, writes)
-            self.guard = z3.And(saved, z3.Not(c))
+            self.guard = F.and_(saved, F.not_(c))
             self.run_block(node.orelse, writes)
             self.guard = saved
             return
@@ -261,13 +261,13 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             v = self.eval(node.value) if node.value is not None else V.NONE_VAL
             act = self.active()
             self.frame.returns.append((act, v))
-            self.frame.returned = z3.Or(self.frame.returned, act)
+            self.frame.returned = F.or_(self.frame.returned, act)
             return
         if isinstance(node, ast.Raise) and node.exc is not None:
             self.raise_if(TRUE, _exception_name(node), node, explicit=True)
             return
         if isinstance(node, ast.Assert):
-            self.raise_if(z3.Not(self.condition(node.test)), "AssertionError", node, explicit=True)
+            self.raise_if(F.not_(self.condition(node.test)), "AssertionError", node, explicit=True)
             return
         if isinstance(node, (ast.For, ast.While)):
             self.run_loop(node, writes)
@@ -279,9 +279,9 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             loop = self.loops[-1]
             act = self.active()
             if isinstance(node, ast.Break):
-                loop.broke = z3.Or(loop.broke, act)
+                loop.broke = F.or_(loop.broke, act)
             else:
-                loop.continued = z3.Or(loop.continued, act)
+                loop.continued = F.or_(loop.continued, act)
             return
         if self.run_other(node, writes):  # try, with, a bare raise, ... (handlers.py)
             return

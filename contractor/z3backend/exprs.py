@@ -16,6 +16,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import STR, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
@@ -57,7 +58,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         (`0 <= k and self.items`) need no common type. Short-circuit is kept: a later
         operand's errors count only where the earlier ones did not decide."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return z3.Not(self.condition(node.operand))
+            return F.not_(self.condition(node.operand))
         if not isinstance(node, ast.BoolOp):
             return V.truthy(self.eval(node))
         is_and = isinstance(node.op, ast.And)
@@ -67,10 +68,10 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             for operand in node.values:
                 c = self.condition(operand)
                 parts.append(c)
-                self.guard = z3.And(self.guard, c if is_and else z3.Not(c))
+                self.guard = F.and_(self.guard, c if is_and else F.not_(c))
         finally:
             self.guard = saved
-        return z3.And(*parts) if is_and else z3.Or(*parts)
+        return F.and_(*parts) if is_and else F.or_(*parts)
 
     # -- atoms ---------------------------------------------------------------------
 
@@ -90,7 +91,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         if name in self.frame.locals:
             defined = self.frame.defined.get(name, TRUE)
             if not z3.is_true(defined):
-                self.raise_if(z3.Not(defined), "UnboundLocalError", node)
+                self.raise_if(F.not_(defined), "UnboundLocalError", node)
             return self.frame.locals[name]
         if name == "__old__":
             return OldNamespace()
@@ -216,8 +217,8 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             self.raise_if(TRUE, "IndexError", node)
             return V.const(0)
         n = z3.Length(base.z)
-        self.raise_if(z3.Or(idx < -n, idx >= n), "IndexError", node)
-        j = z3.If(idx < 0, idx + n, idx)
+        self.raise_if(F.or_(idx < -n, idx >= n), "IndexError", node)
+        j = F.ite(idx < 0, idx + n, idx)
         if base.kind == "str":
             return Val(STR, z3.SubString(base.z, j, 1))
         return Val(base.type.args[0], base.z[j])
@@ -241,9 +242,9 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             elem = T.check_homogeneous(base.type)
         except UnsupportedConstruct as e:
             raise self.unsupported(node, e.construct) from None
-        self.raise_if(z3.Or(idx < -n, idx >= n), "IndexError", node)
-        j = z3.If(idx < 0, idx + n, idx)
+        self.raise_if(F.or_(idx < -n, idx >= n), "IndexError", node)
+        j = F.ite(idx < 0, idx + n, idx)
         result = items[-1].z
         for i in range(n - 2, -1, -1):
-            result = z3.If(j == i, items[i].z, result)
+            result = F.ite(j == i, items[i].z, result)
         return Val(elem, result)

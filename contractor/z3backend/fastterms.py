@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import z3
+from z3 import z3 as _Z3PY
 from z3 import z3core as C
 
 from contractor.z3backend import rawapi as R
@@ -30,7 +31,7 @@ def _bools(args: tuple[Any, ...]) -> bool:
     return all(isinstance(a, z3.BoolRef) and a.ctx is ctx for a in args)
 
 
-def not_(a: z3.BoolRef) -> z3.BoolRef:
+def not_(a: Any) -> z3.BoolRef:
     """z3.Not(a)."""
     if not isinstance(a, z3.BoolRef):
         return z3.Not(a)
@@ -38,7 +39,7 @@ def not_(a: z3.BoolRef) -> z3.BoolRef:
     return z3.BoolRef(C.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
-def and_(*args: z3.BoolRef) -> z3.BoolRef:
+def and_(*args: Any) -> z3.BoolRef:
     """z3.And(*args)."""
     if not _bools(args):
         return z3.And(*args)
@@ -47,13 +48,39 @@ def and_(*args: z3.BoolRef) -> z3.BoolRef:
     return z3.BoolRef(C.Z3_mk_and(ctx.ref(), len(args), array), ctx)
 
 
-def or_(*args: z3.BoolRef) -> z3.BoolRef:
+def or_(*args: Any) -> z3.BoolRef:
     """z3.Or(*args)."""
     if not _bools(args):
         return z3.Or(*args)
     ctx = args[0].ctx
     array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
     return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), array), ctx)
+
+
+def _sort(ctx: Any, a: z3.ExprRef) -> int | None:
+    return R.get_sort(ctx, a.as_ast()).value  # type: ignore[no-any-return]
+
+
+def ite(c: Any, a: Any, b: Any) -> z3.ExprRef:
+    """z3.If(c, a, b) (where `a` and `b` are terms of one sort: no coercion to make)."""
+    if isinstance(c, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) \
+            and a.ctx is c.ctx and b.ctx is c.ctx:
+        ctx = c.ctx
+        ref = ctx.ref()
+        if _sort(ref, a) == _sort(ref, b):
+            return _Z3PY._to_expr_ref(C.Z3_mk_ite(ref, c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    return z3.If(c, a, b)
+
+
+def app(f: z3.FuncDeclRef, *args: Any) -> z3.ExprRef:
+    """f(*args) (where every argument is a term of its domain's sort: no coercion to make)."""
+    ctx = f.ctx
+    ref = ctx.ref()
+    if len(args) == f.arity() and all(isinstance(a, z3.ExprRef) and a.ctx is ctx for a in args) \
+            and all(_sort(ref, a) == C.Z3_get_domain(ref, f.ast, i).value for i, a in enumerate(args)):
+        array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+        return _Z3PY._to_expr_ref(C.Z3_mk_app(ref, f.ast, len(args), array), ctx)
+    return f(*args)
 
 
 def op_kind(a: z3.ExprRef) -> int:

@@ -21,6 +21,7 @@ import z3
 
 from contractor.model import OPAQUE
 from contractor.z3backend import effects
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.state import FALSE, READING_GUARDS, TRUE, Loop, Site
 from contractor.z3backend.values import Val
@@ -125,7 +126,7 @@ class HandlerExecutor(_Host):
                     continue
                 fields[name] = V.ite(act, self.fresh(v.type, name), v)
         saved = self.guard
-        self.guard = z3.And(saved, self.fresh_choice("iterates"))
+        self.guard = F.and_(saved, self.fresh_choice("iterates"))
         self.loops.append(Loop())
         try:
             self.store(node.target, self.fresh_opaque("item", node)) if isinstance(node.target, ast.Name) \
@@ -146,7 +147,7 @@ class HandlerExecutor(_Host):
             return
         act = self.active()
         self.raise_if(TRUE, "re-raised exception", node)
-        self.state.explicit = z3.Or(self.state.explicit, z3.And(act, caught[-1].explicit))
+        self.state.explicit = F.or_(self.state.explicit, F.and_(act, caught[-1].explicit))
 
     def run_with(self, node: ast.With, writes: set[str] | None) -> None:
         """`with cm: body`. An untyped context manager is outside code: its `__exit__` may
@@ -171,16 +172,16 @@ class HandlerExecutor(_Host):
             self.run_block(node.body, writes)
         finally:
             self.guard = saved_guard
-        kept = z3.Or(READING_GUARDS, z3.Not(self.fresh_choice("swallows")))
-        swallowed = z3.And(st.raised, z3.Not(kept))
+        kept = F.or_(READING_GUARDS, F.not_(self.fresh_choice("swallows")))
+        swallowed = F.and_(st.raised, F.not_(kept))
         if not z3.is_false(z3.simplify(st.raised)):  # those paths go on with a value outside code chose
-            st.outside = z3.Or(st.outside, swallowed)
+            st.outside = F.or_(st.outside, swallowed)
             st.outside_sites.append(Site(swallowed, "an exception a context manager may swallow",
                                          node.lineno, self.frame.method))
         for site in st.raises[first:]:
-            site.cond = z3.And(site.cond, kept)
-        st.raised = z3.Or(saved_raised, z3.And(st.raised, kept))
-        st.explicit = z3.Or(saved_explicit, z3.And(st.explicit, kept))
+            site.cond = F.and_(site.cond, kept)
+        st.raised = F.or_(saved_raised, F.and_(st.raised, kept))
+        st.explicit = F.or_(saved_explicit, F.and_(st.explicit, kept))
 
     def run_try(self, node: ast.Try, writes: set[str] | None) -> None:
         st = self.state
@@ -196,7 +197,7 @@ class HandlerExecutor(_Host):
         # else: on the paths that finished the body normally
         st.raised = body_raised
         self.run_block(node.orelse, writes)
-        after_else_raised = z3.And(st.raised, z3.Not(body_raised))
+        after_else_raised = F.and_(st.raised, F.not_(body_raised))
         else_explicit = self._explicit_since(first_site + len(body_sites))
         caught_any = FALSE
         handler_raised, handler_explicit = FALSE, FALSE
@@ -209,9 +210,9 @@ class HandlerExecutor(_Host):
                     verdict = self.fresh_choice("catches")
                 if verdict is False:
                     continue
-                parts.append(z3.And(s.cond, verdict) if verdict is not True else s.cond)
-            caught_h = z3.And(z3.Or(*parts), z3.Not(caught_any)) if parts else FALSE
-            caught_any = z3.Or(caught_any, caught_h)
+                parts.append(F.and_(s.cond, verdict) if verdict is not True else s.cond)
+            caught_h = F.and_(F.or_(*parts), F.not_(caught_any)) if parts else FALSE
+            caught_any = F.or_(caught_any, caught_h)
             if z3.is_false(z3.simplify(caught_h)):
                 continue
             st.raised, st.explicit = FALSE, FALSE
@@ -221,19 +222,19 @@ class HandlerExecutor(_Host):
             stack = getattr(self, "caught", None)
             if stack is None:
                 stack = self.caught = []
-            stack.append(Caught(z3.And(caught_h, body_explicit)))
+            stack.append(Caught(F.and_(caught_h, body_explicit)))
             try:
                 self.run_block(h.body, writes)
             finally:
                 stack.pop()
-            handler_raised = z3.Or(handler_raised, st.raised)
-            handler_explicit = z3.Or(handler_explicit, st.explicit)
+            handler_raised = F.or_(handler_raised, st.raised)
+            handler_explicit = F.or_(handler_explicit, st.explicit)
         # the exceptions of the body no handler caught go on
         for s in body_sites:
-            s.cond = z3.And(s.cond, z3.Not(caught_any))
-        uncaught = z3.And(body_raised, z3.Not(caught_any))
-        raised = z3.Or(uncaught, after_else_raised, handler_raised)
-        explicit = z3.Or(z3.And(body_explicit, z3.Not(caught_any)), else_explicit, handler_explicit)
+            s.cond = F.and_(s.cond, F.not_(caught_any))
+        uncaught = F.and_(body_raised, F.not_(caught_any))
+        raised = F.or_(uncaught, after_else_raised, handler_raised)
+        explicit = F.or_(F.and_(body_explicit, F.not_(caught_any)), else_explicit, handler_explicit)
         if node.finalbody:
             self.guard = entry
             st.raised, st.explicit = FALSE, FALSE
@@ -241,15 +242,15 @@ class HandlerExecutor(_Host):
             self.frame.returned = returned_at_entry
             self.run_block(node.finalbody, writes)
             fin_raised, fin_explicit = st.raised, st.explicit
-            self.frame.returned = z3.Or(returned, self.frame.returned)
-            explicit = z3.Or(z3.And(explicit, z3.Not(fin_raised)), fin_explicit)
-            raised = z3.Or(raised, fin_raised)
-        st.raised = z3.Or(saved_raised, raised)
-        st.explicit = z3.Or(saved_explicit, explicit)
+            self.frame.returned = F.or_(returned, self.frame.returned)
+            explicit = F.or_(F.and_(explicit, F.not_(fin_raised)), fin_explicit)
+            raised = F.or_(raised, fin_raised)
+        st.raised = F.or_(saved_raised, raised)
+        st.explicit = F.or_(saved_explicit, explicit)
         self.guard = saved_guard
 
     def _explicit_since(self, start: int) -> z3.BoolRef:
-        return z3.Or(FALSE, *[s.cond for s in self.state.raises[start:] if s.explicit])
+        return F.or_(FALSE, *[s.cond for s in self.state.raises[start:] if s.explicit])
 
     def fresh_choice(self, hint: str) -> z3.BoolRef:
         from contractor.model import BOOL

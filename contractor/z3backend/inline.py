@@ -11,6 +11,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import Method, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.basecalls import unreadable_base
 from contractor.z3backend.fieldtypes import modelled
@@ -89,7 +90,7 @@ class InlineCalls(_Host):
                 # icontract and deal check preconditions at run time, on internal calls too
                 for c in method.preconditions:
                     if c.dialect in ("icontract", "deal"):
-                        self.raise_if(z3.Not(self.condition(c.expr)), "ViolationError", c.expr, explicit=True)
+                        self.raise_if(F.not_(self.condition(c.expr)), "ViolationError", c.expr, explicit=True)
             self.run_block(method.body, None)
             falls_through = z3.simplify(self.active())  # paths that end without `return`
         finally:

@@ -11,6 +11,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.iteration import ItemAt, items_of
 from contractor.z3backend.state import FALSE, Loop
@@ -54,29 +55,29 @@ class LoopExecutor(_Host):
                     more, item = items(k)
                 if k == self.unroll:  # still running after `unroll` iterations: unknown
                     break
-                if k >= OUTSIDE_ROUNDS and self.outside_driven(z3.And(self.active_with(loop), more)):
+                if k >= OUTSIDE_ROUNDS and self.outside_driven(F.and_(self.active_with(loop), more)):
                     bound = k  # further iterations only choose outside values again: unknown
                     break
                 if (k > 0 or not z3.is_true(z3.simplify(more))) \
-                        and not self.feasible(z3.And(self.active_with(loop), saved_guard, more), ITERATION_MS):
+                        and not self.feasible(F.and_(self.active_with(loop), saved_guard, more), ITERATION_MS):
                     # no object meeting the assumptions runs this iteration (the first of a
                     # `while True` runs where the loop is reached: not asked)
                     break
-                self.guard = z3.And(saved_guard, more)
+                self.guard = F.and_(saved_guard, more)
                 if isinstance(node, ast.For):
                     self.store(node.target, item)
                 self.run_block(node.body, writes)
                 self.guard = saved_guard
-                loop.broke = z3.Or(loop.broke, z3.And(self.active(), z3.Not(more)))
+                loop.broke = F.or_(loop.broke, F.and_(self.active(), F.not_(more)))
         finally:
             self.guard = saved_guard
             self.loops.pop()
-        remaining = z3.And(self.active_with(loop), more)
+        remaining = F.and_(self.active_with(loop), more)
         # cut by outside code's rounds: the remaining paths are unknown, not asked whether
         # there are any (if none, the unknown is false wherever it is read)
         if bound != self.unroll or self.feasible(remaining):
             saved = self.guard
-            self.guard = z3.And(saved, more)
+            self.guard = F.and_(saved, more)
             err = UnsupportedConstruct(f"loop running more than {self.unroll} iterations (--unroll)"
                                        if bound == self.unroll else
                                        f"loop running more than {bound} iterations, each decided by "
@@ -122,9 +123,9 @@ class LoopExecutor(_Host):
             return lambda k: (n > k, Val(elem, s.z[k]))
         picks = [self.fresh(TypeRef(TypeKind.INT), "order").z for _ in range(self.unroll + 1)]
         for k, p in enumerate(picks):
-            self.state.assumed.append(z3.Implies(n > k, z3.And(0 <= p, p < n, *[q != p for q in picks[:k]])))
+            self.state.assumed.append(z3.Implies(n > k, F.and_(0 <= p, p < n, *[q != p for q in picks[:k]])))
         saved = self.guard
-        self.guard = z3.And(saved, n >= 2)
+        self.guard = F.and_(saved, n >= 2)
         try:
             self.note_outside("the iteration order of a set (CPython's hash order)", node)
         finally:

@@ -12,6 +12,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
@@ -82,7 +83,7 @@ class MapCalls(_Host):
         if d.z is None:
             self.raise_if(TRUE, "KeyError", node)
             return V.const(0)
-        self.raise_if(z3.Not(P.contains(k, d)), "KeyError", node)
+        self.raise_if(F.not_(P.contains(k, d)), "KeyError", node)
         return Val(d.type.args[1], M.vals(d.z)[key(d, k)])
 
     def store_dict_item(self, target: ast.Subscript, v: Val) -> None:
@@ -125,7 +126,7 @@ class MapCalls(_Host):
         name, elem = m.name, s.type.args[0]
         if name in ("add", "discard", "remove") and len(args) == 1:
             if name == "remove":
-                self.raise_if(z3.Not(P.contains(args[0], s)), "KeyError", node)
+                self.raise_if(F.not_(P.contains(args[0], s)), "KeyError", node)
             x = V.coerce(args[0], elem).z
             self.store(m.target, Val(s.type, M.add(s.z, x) if name == "add" else self.set_without(s, x, node)))
             return V.NONE_VAL
@@ -149,12 +150,12 @@ class MapCalls(_Host):
                 result = V.ite(present, found, args[1])
             elif name == "get":
                 optional = vt.kind in V.SCALARS or vt.kind == "tuple"
-                result = Val(TypeRef(TypeKind.OPTIONAL, (vt,)), found.z, z3.Not(present)) if optional else None
+                result = Val(TypeRef(TypeKind.OPTIONAL, (vt,)), found.z, F.not_(present)) if optional else None
                 if result is None:
                     raise self.unsupported(node, f"dict.get() without a default on a {d.type}")
             else:
                 if name == "pop":
-                    self.raise_if(z3.Not(present), "KeyError", node)
+                    self.raise_if(F.not_(present), "KeyError", node)
                 result = found
             if name == "pop":
                 self.store(m.target, drop(d, k))
@@ -190,7 +191,7 @@ class MapCalls(_Host):
         if item.kind != "tuple" or len(item.type.args) != 2:
             return z3.BoolVal(False)
         k, v = V.tuple_items(item)
-        return z3.And(P.contains(k, d), P.equal(Val(d.type.args[1], M.vals(d.z)[key(d, k)]), v))
+        return F.and_(P.contains(k, d), P.equal(Val(d.type.args[1], M.vals(d.z)[key(d, k)]), v))
 
 
 def key(d: Val, k: Val) -> z3.ExprRef:

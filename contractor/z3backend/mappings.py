@@ -21,6 +21,7 @@ from collections.abc import Callable
 import z3
 
 from contractor.model import TypeRef
+from contractor.z3backend import fastterms as F
 
 SortOf = Callable[[TypeRef], z3.SortRef]
 
@@ -59,7 +60,7 @@ def distinct(seq: z3.SeqRef) -> z3.BoolRef:
     """No element occurs twice (valid in any position of a formula)."""
     # each element's first occurrence is where it is: one bound variable, cheaper than i < j
     i = z3.Int("dist!i")
-    return z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(seq)), z3.IndexOf(seq, z3.Unit(seq[i]), 0) == i))
+    return z3.ForAll([i], z3.Implies(F.and_(0 <= i, i < z3.Length(seq)), z3.IndexOf(seq, z3.Unit(seq[i]), 0) == i))
 
 
 def distinct_asserted(seq: z3.SeqRef) -> z3.BoolRef:
@@ -69,7 +70,7 @@ def distinct_asserted(seq: z3.SeqRef) -> z3.BoolRef:
     formula means "distinct" only where the solver may choose it."""
     i = z3.Int("dist!i")
     pos = z3.Function(f"pos!{zlib.crc32(seq.sexpr().encode())}", seq.sort().basis(), z3.IntSort())
-    return z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(seq)), pos(seq[i]) == i))
+    return z3.ForAll([i], z3.Implies(F.and_(0 <= i, i < z3.Length(seq)), pos(seq[i]) == i))
 
 
 def has(seq: z3.SeqRef, x: z3.ExprRef) -> z3.BoolRef:
@@ -78,33 +79,33 @@ def has(seq: z3.SeqRef, x: z3.ExprRef) -> z3.BoolRef:
 
 def add(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
     """seq with x appended unless present."""
-    return z3.If(has(seq, x), seq, z3.Concat(seq, z3.Unit(x)))
+    return F.ite(has(seq, x), seq, z3.Concat(seq, z3.Unit(x)))
 
 
 def remove(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
     """seq without (its only occurrence of) x."""
     at = z3.IndexOf(seq, z3.Unit(x), 0)
     # the rest runs to the end (extract clamps): membership.py recognises this shape
-    return z3.If(at < 0, seq, z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, z3.Length(seq))))
+    return F.ite(at < 0, seq, z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, z3.Length(seq))))
 
 
 def same_elements(a: z3.SeqRef, b: z3.SeqRef) -> z3.BoolRef:
     """Set equality of two sequences of distinct elements: same length, a's elements in b."""
     i = z3.Int("same!i")
-    return z3.And(z3.Length(a) == z3.Length(b),
-                  z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(a)), has(b, a[i]))))
+    return F.and_(z3.Length(a) == z3.Length(b),
+                  z3.ForAll([i], z3.Implies(F.and_(0 <= i, i < z3.Length(a)), has(b, a[i]))))
 
 
 def same_dict(a: z3.DatatypeRef, b: z3.DatatypeRef) -> z3.BoolRef:
     ka, kb = keys(a), keys(b)
     i = z3.Int("samed!i")
-    in_range = z3.And(0 <= i, i < z3.Length(ka))
-    return z3.And(z3.Length(ka) == z3.Length(kb),
-                  z3.ForAll([i], z3.Implies(in_range, z3.And(has(kb, ka[i]), vals(a)[ka[i]] == vals(b)[ka[i]]))))
+    in_range = F.and_(0 <= i, i < z3.Length(ka))
+    return F.and_(z3.Length(ka) == z3.Length(kb),
+                  z3.ForAll([i], z3.Implies(in_range, F.and_(has(kb, ka[i]), vals(a)[ka[i]] == vals(b)[ka[i]]))))
 
 
 def value_present(d: z3.DatatypeRef, v: z3.ExprRef) -> z3.BoolRef:
     """v in d.values()."""
     i = z3.Int("val!i")
     ks = keys(d)
-    return z3.Exists([i], z3.And(0 <= i, i < z3.Length(ks), vals(d)[ks[i]] == v))
+    return z3.Exists([i], F.and_(0 <= i, i < z3.Length(ks), vals(d)[ks[i]] == v))

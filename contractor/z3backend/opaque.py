@@ -53,9 +53,9 @@ def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
         if op == z3.Z3_OP_DT_CONSTRUCTOR:
             out = e.arg(k)
         elif op == z3.Z3_OP_ITE and len(memo) < _MAX_ITES:
-            out = z3.If(e.arg(0), go(e.arg(1)), go(e.arg(2)))
+            out = F.ite(e.arg(0), go(e.arg(1)), go(e.arg(2)))
         else:
-            out = _ACCESSORS[k](e)
+            out = F.app(_ACCESSORS[k], e)
         memo[key] = out
         return out
 
@@ -63,24 +63,24 @@ def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
 
 
 def make(identity: z3.ArithRef, none: z3.BoolRef, truthy: z3.BoolRef) -> z3.ExprRef:
-    return SORT.obj(identity, none, truthy)
+    return F.app(SORT.obj, identity, none, truthy)
 
 
 def well_formed(z: z3.ExprRef) -> z3.BoolRef:
     """None is falsy and has None's identity; nothing else has it."""
-    return z3.And(z3.Implies(is_none(z), z3.Not(truth(z))), is_none(z) == (oid(z) == NONE_ID))
+    return F.and_(z3.Implies(is_none(z), F.not_(truth(z))), is_none(z) == (oid(z) == NONE_ID))
 
 
 def fresh_well_formed(name: str) -> z3.ExprRef:
     """An arbitrary opaque value, well-formed whatever its constants are."""
     n, t, i = z3.Bool(f"{name}.none"), z3.Bool(f"{name}.truth"), z3.Int(f"{name}.id")
-    return make(z3.If(n, NONE_ID, z3.If(i == NONE_ID, NONE_ID - 1, i)), n, z3.And(z3.Not(n), t))
+    return make(F.ite(n, NONE_ID, F.ite(i == NONE_ID, NONE_ID - 1, i)), n, F.and_(F.not_(n), t))
 
 
 def fresh_object(name: str, truthy: z3.BoolRef) -> z3.ExprRef:
     """A new object (not None) of unknown identity: `[]` stored where a value is untyped."""
     i = z3.Int(f"{name}.id")
-    return make(z3.If(i == NONE_ID, NONE_ID - 1, i), z3.BoolVal(False), truthy)
+    return make(F.ite(i == NONE_ID, NONE_ID - 1, i), z3.BoolVal(False), truthy)
 
 
 def none_term() -> z3.ExprRef:
@@ -90,7 +90,7 @@ def none_term() -> z3.ExprRef:
 def of_term(term: z3.ExprRef, truthy: z3.BoolRef) -> z3.ExprRef:
     """A typed value seen as an opaque object: its identity is a function of the value."""
     ident = z3.Function(f"opaque!id!{term.sort()}", term.sort(), z3.IntSort())
-    return make(z3.If(ident(term) == NONE_ID, NONE_ID - 1, ident(term)), z3.BoolVal(False), truthy)
+    return make(F.ite(ident(term) == NONE_ID, NONE_ID - 1, ident(term)), z3.BoolVal(False), truthy)
 
 
 def as_term(z: z3.ExprRef, sort: z3.SortRef) -> z3.ExprRef:

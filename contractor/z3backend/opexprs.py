@@ -11,6 +11,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, OPAQUE, STR
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView
@@ -50,11 +51,11 @@ class OperatorEvaluator(_Host):
                 vals.append(v)
                 t = V.truthy(v)
                 conds.append(t)
-                self.guard = z3.And(self.guard, t if is_and else z3.Not(t))
+                self.guard = F.and_(self.guard, t if is_and else F.not_(t))
         finally:
             self.guard = saved
         if all(v.kind == "bool" for v in vals):
-            return Val(BOOL, z3.And(*conds) if is_and else z3.Or(*conds))
+            return Val(BOOL, F.and_(*conds) if is_and else F.or_(*conds))
         # Python returns the first operand that decides: fold from the right. An Optional
         # operand of `or` is taken only when truthy, so never as None: use the value inside.
         if not is_and:
@@ -80,7 +81,7 @@ class OperatorEvaluator(_Host):
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
-            return Val(BOOL, z3.Not(V.truthy(v)))
+            return Val(BOOL, F.not_(V.truthy(v)))
         if v.kind == "opaque":
             self.operator_call([(node.operand, v)], DUNDERS[type(node.op)], node)  # outside code
             return self.opaque_operation("unary", node)
@@ -159,8 +160,8 @@ class OperatorEvaluator(_Host):
                 right = self.eval_any(right_node) if isinstance(op, (ast.In, ast.NotIn)) else self.eval(right_node)
                 if isinstance(right, DictView):
                     c = self.view_contains(left, right, node)
-                    parts.append(c if isinstance(op, ast.In) else z3.Not(c))
-                    self.guard = z3.And(self.guard, parts[-1])
+                    parts.append(c if isinstance(op, ast.In) else F.not_(c))
+                    self.guard = F.and_(self.guard, parts[-1])
                     left, left_node = right, right_node
                     continue
                 if isinstance(right, Val) and isinstance(op, (ast.In, ast.NotIn)) and left.kind != "class" and (
@@ -168,17 +169,17 @@ class OperatorEvaluator(_Host):
                     # its __contains__ (hashing the key) is outside code; the caller's own
                     # object answers as the caller likes (compare, below)
                     c = self.contains_unmodelled(left, right, (left_node, right_node), node)
-                    c = c if isinstance(op, ast.In) else z3.Not(c)
+                    c = c if isinstance(op, ast.In) else F.not_(c)
                 elif not isinstance(right, Val) or right.kind == "any":
                     raise self.unsupported(right_node, "a value the z3 backend does not model after `in`")
                 else:
                     c = self.compare(op, left, right, node, (left_node, right_node))
                 parts.append(c)
-                self.guard = z3.And(self.guard, c)  # chained: later operands only if earlier hold
+                self.guard = F.and_(self.guard, c)  # chained: later operands only if earlier hold
                 left, left_node = right, right_node
         finally:
             self.guard = saved
-        return Val(BOOL, z3.And(*parts) if len(parts) > 1 else parts[0])
+        return Val(BOOL, F.and_(*parts) if len(parts) > 1 else parts[0])
 
     def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST,
                 operands: tuple[ast.expr, ast.expr] | None = None) -> z3.BoolRef:
@@ -198,11 +199,11 @@ class OperatorEvaluator(_Host):
             if isinstance(op, (ast.Eq, ast.Is)):
                 return P.equal(a, b)
             if isinstance(op, (ast.NotEq, ast.IsNot)):
-                return z3.Not(P.equal(a, b))
+                return F.not_(P.equal(a, b))
             if isinstance(op, ast.In):
                 return P.contains(a, b)
             if isinstance(op, ast.NotIn):
-                return z3.Not(P.contains(a, b))
+                return F.not_(P.contains(a, b))
             if a.kind == "set" or b.kind == "set":
                 return self.set_order(op, a, b, node)  # setalgebra.py
             return P.order(CMP[type(op)], self.unwrap(a, node), self.unwrap(b, node))
@@ -213,9 +214,9 @@ class OperatorEvaluator(_Host):
         c = self.condition(node.test)
         saved = self.guard
         try:
-            self.guard = z3.And(saved, c)
+            self.guard = F.and_(saved, c)
             a = self.eval(node.body)
-            self.guard = z3.And(saved, z3.Not(c))
+            self.guard = F.and_(saved, F.not_(c))
             b = self.eval(node.orelse)
         finally:
             self.guard = saved

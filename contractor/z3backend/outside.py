@@ -24,6 +24,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, OPAQUE, STR, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
@@ -101,7 +102,7 @@ class OutsideEvaluator(_Host):
     def note_outside(self, what: str, node: ast.AST | None) -> None:
         """The paths running here use a value outside code chose: their answers are may."""
         c = self.active()
-        self.state.outside = z3.Or(self.state.outside, c)
+        self.state.outside = F.or_(self.state.outside, c)
         self.state.outside_sites.append(Site(c, what, getattr(node, "lineno", 0), self.frame.method))
 
     def fresh_opaque(self, hint: str, node: ast.AST | None = None) -> Val:
@@ -112,7 +113,7 @@ class OutsideEvaluator(_Host):
         self.note_outside(hint, node)
         if t == INT and hint.startswith("len"):
             v = self.fresh(INT, hint)
-            return Val(INT, z3.If(v.z < 0, -v.z, v.z))
+            return Val(INT, F.ite(v.z < 0, -v.z, v.z))
         return self.fresh(t, hint)
 
     def none_raises(self, v: Val, exc: str, node: ast.AST) -> None:
@@ -248,10 +249,10 @@ class OutsideEvaluator(_Host):
         if isinstance(op, (ast.Is, ast.IsNot)):
             same = P.equal(a, b) if "none" not in (a.kind, b.kind) else (
                 O.is_none(V.to_opaque(b if a.kind == "none" else a)))
-            return same if isinstance(op, ast.Is) else z3.Not(same)
+            return same if isinstance(op, ast.Is) else F.not_(same)
         if isinstance(op, (ast.Eq, ast.NotEq)) and "none" in (a.kind, b.kind):
             same = O.is_none(V.to_opaque(b if a.kind == "none" else a))
-            return same if isinstance(op, ast.Eq) else z3.Not(same)
+            return same if isinstance(op, ast.Eq) else F.not_(same)
         if self.caller_chosen(a) and self.caller_chosen(b):
             # the caller's own object answers (its __lt__, __eq__, ...): any answer is one
             # some argument gives, as an argument's value is: not a value outside code chose

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.model import BOOL, INT, STR
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.iteration import items_of, keys_of
@@ -59,8 +60,8 @@ class Quantifiers(_Host):
         seq = self.range_of(comp.iter) or self.eval_any(comp.iter)
         if isinstance(seq, Val) and seq.kind == "tuple":  # finite: one instance per item
             parts = [self.instance(comp, gen.elt, x, node) for x in V.tuple_items(seq)]
-            conds = [z3.Implies(c, p) if name == "all" else z3.And(c, p) for c, p in parts]
-            return Val(BOOL, z3.And(*conds) if name == "all" else z3.Or(*conds))
+            conds = [z3.Implies(c, p) if name == "all" else F.and_(c, p) for c, p in parts]
+            return Val(BOOL, F.and_(*conds) if name == "all" else F.or_(*conds))
         self.counter += 1
         i = z3.Int(f"{name}!{self.counter}")
         found = position(seq, i)
@@ -70,10 +71,10 @@ class Quantifiers(_Host):
         if self.bounded(size):  # unrolled: exact, and quantifier-free
             raise NotQuantifiable
         cond, pred = self.instance(comp, gen.elt, item, node)
-        in_range = z3.And(0 <= i, i < size, cond)
+        in_range = F.and_(0 <= i, i < size, cond)
         if name == "all":
             return Val(BOOL, z3.ForAll([i], z3.Implies(in_range, pred)))
-        return Val(BOOL, z3.Exists([i], z3.And(in_range, pred)))
+        return Val(BOOL, z3.Exists([i], F.and_(in_range, pred)))
 
     def range_of(self, it: ast.expr) -> tuple[z3.ArithRef, z3.ArithRef] | None:
         """range(stop) or range(start, stop) as (start, stop)."""
@@ -91,7 +92,7 @@ class Quantifiers(_Host):
         before = self.snapshot()
         try:
             self.bind_target(comp.target, item, node)
-            cond = z3.And(*[self.condition(c) for c in comp.ifs]) if comp.ifs else z3.BoolVal(True)
+            cond = F.and_(*[self.condition(c) for c in comp.ifs]) if comp.ifs else z3.BoolVal(True)
             pred = self.condition(elt)
         finally:
             for n, (value, defined) in saved.items():
@@ -110,7 +111,7 @@ class Quantifiers(_Host):
         seq = self.eval_any(node.args[0])
         if isinstance(seq, Val) and seq.kind == "tuple":
             truths = [V.truthy(x) for x in V.tuple_items(seq)]
-            return Val(BOOL, z3.And(*truths) if name == "all" else z3.Or(*truths))
+            return Val(BOOL, F.and_(*truths) if name == "all" else F.or_(*truths))
         self.counter += 1
         i = z3.Int(f"{name}!{self.counter}")
         found = position(seq, i)
@@ -120,10 +121,10 @@ class Quantifiers(_Host):
         if self.bounded(size):
             raise NotQuantifiable
         t = V.truthy(item)
-        in_range = z3.And(0 <= i, i < size)
+        in_range = F.and_(0 <= i, i < size)
         if name == "all":
             return Val(BOOL, z3.ForAll([i], z3.Implies(in_range, t)))
-        return Val(BOOL, z3.Exists([i], z3.And(in_range, t)))
+        return Val(BOOL, z3.Exists([i], F.and_(in_range, t)))
 
     # -- trying a translation and taking it back -------------------------------------
 

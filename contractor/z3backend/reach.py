@@ -138,7 +138,7 @@ class Reach(_Host):
         """(identity, new truth) of each opaque object inside `v` that is not None."""
         if v.kind == "opaque":
             t = self.fresh(BOOL, "truth").z
-            return [(O.oid(v.z), z3.And(z3.Not(O.is_none(v.z)), t))]
+            return [(O.oid(v.z), F.and_(F.not_(O.is_none(v.z)), t))]
         if v.kind == "tuple":
             return [p for x in V.tuple_items(v) for p in self._opaque_parts(x)]
         return []
@@ -194,8 +194,8 @@ class Reach(_Host):
                     theirs.append(self._names(identity))
                 if not names & theirs[0]:
                     return v  # another object, as far as the code tells
-            same = z3.And(act, mine == identity)
-            new = Val(v.type, O.make(mine, O.is_none(v.z), z3.If(same, truth, O.truth(v.z))))
+            same = F.and_(act, mine == identity)
+            new = Val(v.type, O.make(mine, O.is_none(v.z), F.ite(same, truth, O.truth(v.z))))
             known = self.known_type(v)
             return new if known is None else self.note_type(new, known)  # its type stays (pytypes.py)
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):

@@ -15,6 +15,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, INT, STR, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import strings as S
 from contractor.z3backend import values as V
 from contractor.z3backend.values import Val
@@ -39,10 +40,10 @@ class SeqCalls(_Host):
 
     def unknown_if(self, cond: z3.BoolRef, what: str, node: ast.AST) -> None:
         """Paths where `cond` holds are not followed: they become unknown (as a loop past its bound)."""
-        if not self.feasible(z3.And(self.active(), cond)):
+        if not self.feasible(F.and_(self.active(), cond)):
             return
         saved = self.guard
-        self.guard = z3.And(saved, cond)
+        self.guard = F.and_(saved, cond)
         try:
             self.mark_unknown(UnsupportedConstruct(what, self.loc(node)), node, None)
         finally:
@@ -73,7 +74,7 @@ class SeqCalls(_Host):
             if args[0].kind == "str":
                 return Val(BOOL, f(args[0].z, s))
             if args[0].kind == "tuple" and all(t.kind == "str" for t in args[0].type.args):
-                return Val(BOOL, z3.Or(*[f(x.z, s) for x in V.tuple_items(args[0])]))
+                return Val(BOOL, F.or_(*[f(x.z, s) for x in V.tuple_items(args[0])]))
         if name in ("find", "index") and 1 <= len(args) <= 3 and args[0].kind == "str":
             bounds = [V.to_int(a) if a.kind != "none" else None for a in args[1:]]
             if len(bounds) == 2 and bounds[0] is None:
@@ -94,9 +95,9 @@ class SeqCalls(_Host):
     def count_substrings(self, s: z3.SeqRef, sub: z3.SeqRef, node: ast.AST) -> Val:
         total, more = S.count_steps(s, sub, self.unroll)
         empty = z3.Length(sub) == 0
-        self.unknown_if(z3.And(z3.Not(empty), more), f"str.count() finding more than {self.unroll} "
+        self.unknown_if(F.and_(F.not_(empty), more), f"str.count() finding more than {self.unroll} "
                         "occurrences (--unroll)", node)
-        return Val(INT, z3.If(empty, z3.Length(s) + 1, total))
+        return Val(INT, F.ite(empty, z3.Length(s) + 1, total))
 
     def call_list_extra(self, m: ListMethod, lst: Val, args: list[Val], node: ast.Call) -> Val:
         name, seq = m.name, lst.z
@@ -118,7 +119,7 @@ class SeqCalls(_Host):
             x = V.coerce(args[0], elem).z
             total: z3.ArithRef = z3.IntVal(0)
             for k in range(self.unroll):
-                total = total + z3.If(z3.And(k < n, seq[k] == x), 1, 0)
+                total = total + F.ite(F.and_(k < n, seq[k] == x), 1, 0)
             self.unknown_if(n > self.unroll, f"list.count() on more than {self.unroll} items (--unroll)", node)
             return Val(INT, total)
         if name == "extend" and len(args) == 1 and args[0].kind == "list":

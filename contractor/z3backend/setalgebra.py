@@ -19,6 +19,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import put
@@ -62,22 +63,22 @@ class SetAlgebra(_Host):
             return z3.Concat(acc, z3.Unit(x))
         put_b: Callable[[z3.SeqRef, z3.ExprRef], z3.SeqRef] = put_a if b.kind == "set" else M.add
         if op == "|":
-            return Val(t, self.walk(other, a.z, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
+            return Val(t, self.walk(other, a.z, lambda acc, x: F.ite(M.has(a.z, x), acc, put_b(acc, x)), node))
         if op == "&":
-            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), put_a(acc, x), acc), node))
+            return Val(t, self.walk(a.z, empty(a), lambda acc, x: F.ite(M.has(other, x), put_a(acc, x), acc), node))
         if op == "-":
-            return Val(t, self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, put_a(acc, x)), node))
-        left_only = self.walk(a.z, empty(a), lambda acc, x: z3.If(M.has(other, x), acc, put_a(acc, x)), node)
-        return Val(t, self.walk(other, left_only, lambda acc, x: z3.If(M.has(a.z, x), acc, put_b(acc, x)), node))
+            return Val(t, self.walk(a.z, empty(a), lambda acc, x: F.ite(M.has(other, x), acc, put_a(acc, x)), node))
+        left_only = self.walk(a.z, empty(a), lambda acc, x: F.ite(M.has(other, x), acc, put_a(acc, x)), node)
+        return Val(t, self.walk(other, left_only, lambda acc, x: F.ite(M.has(a.z, x), acc, put_b(acc, x)), node))
 
     def walk(self, seq: z3.SeqRef, acc: z3.SeqRef, step: Callable[[z3.SeqRef, z3.ExprRef], z3.SeqRef],
              node: ast.AST) -> z3.SeqRef:
         """acc folded with step over seq's first --unroll elements; longer: unknown."""
         n = z3.Length(seq)
         for k in range(self.unroll):
-            if not self.feasible(z3.And(self.active(), k < n)):
+            if not self.feasible(F.and_(self.active(), k < n)):
                 break  # the assumptions rule out a k-th element
-            acc = z3.If(k < n, step(acc, seq[k]), acc)
+            acc = F.ite(k < n, step(acc, seq[k]), acc)
         self.past_bound(n > self.unroll, node)
         return acc
 
@@ -89,9 +90,9 @@ class SetAlgebra(_Host):
             return M.remove(s.z, x)
         acc = empty(s)
         for k in range(self.unroll):
-            if not self.feasible(z3.And(self.active(), k < n)):
+            if not self.feasible(F.and_(self.active(), k < n)):
                 break
-            acc = z3.If(z3.And(k < n, s.z[k] != x), z3.Concat(acc, z3.Unit(s.z[k])), acc)
+            acc = F.ite(F.and_(k < n, s.z[k] != x), z3.Concat(acc, z3.Unit(s.z[k])), acc)
         return acc
 
     def dict_merge(self, a: Val, b: Val, node: ast.AST) -> Val:
@@ -105,7 +106,7 @@ class SetAlgebra(_Host):
         d = a
         for k in range(self.unroll):
             merged = put(d, Val(a.type.args[0], ks[k]), Val(a.type.args[1], vs[ks[k]]))
-            d = Val(a.type, z3.If(k < n, merged.z, d.z))
+            d = Val(a.type, F.ite(k < n, merged.z, d.z))
         self.past_bound(n > self.unroll, node)
         return d
 
@@ -118,7 +119,7 @@ class SetAlgebra(_Host):
             a, b, name = b, a, "<=" if name == ">=" else "<"
         sub = self.subset(a, b)
         if name == "<":
-            return z3.And(sub, size(a) < size(b))  # distinct elements: a proper subset is smaller
+            return F.and_(sub, size(a) < size(b))  # distinct elements: a proper subset is smaller
         return sub
 
     def call_set_algebra(self, m: MapMethod, s: Val, args: list[Val], node: ast.Call) -> Val:
@@ -151,12 +152,12 @@ class SetAlgebra(_Host):
             raise UnsupportedConstruct(f"comparison of {a.type} and {b.type}")
 
         def test(x: z3.ExprRef) -> z3.BoolRef:
-            return z3.Not(M.has(b.z, x)) if disjoint else M.has(b.z, x)
+            return F.not_(M.has(b.z, x)) if disjoint else M.has(b.z, x)
         n = z3.Length(a.z)
         if self.bounded(n):
-            return z3.And(*[z3.Implies(k < n, test(a.z[k])) for k in range(self.unroll)])
+            return F.and_(*[z3.Implies(k < n, test(a.z[k])) for k in range(self.unroll)])
         i = z3.Int("sub!i")
-        return z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < n), test(a.z[i])))
+        return z3.ForAll([i], z3.Implies(F.and_(0 <= i, i < n), test(a.z[i])))
 
     def as_set(self, v: Val, like: Val, node: ast.AST) -> Val:
         """A method's iterable argument as a set of like's element type (a list keeps its

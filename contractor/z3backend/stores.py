@@ -11,6 +11,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.fieldtypes import z3_field_type
 from contractor.z3backend.reach import holds_container
@@ -50,7 +51,7 @@ class StoreExecutor(_Host):
             known = known if z3.is_true(act) or self.known_type(f.locals[name]) is known else None
             f.locals[name] = V.ite(act, v, f.locals[name]) if not z3.is_true(act) else v
             if name in f.defined:
-                f.defined[name] = z3.Or(f.defined[name], act)
+                f.defined[name] = F.or_(f.defined[name], act)
         else:
             if z3.is_true(act) or v.kind in ("class", "none") or (v.kind in MUTABLE and v.z is None):
                 f.locals[name] = v
@@ -112,8 +113,8 @@ class StoreExecutor(_Host):
                 raise UnsupportedConstruct("item assignment", self.loc(target))
             i = V.to_int(self.eval(target.slice))
             n = z3.Length(seq.z)
-            self.raise_if(z3.Or(i < -n, i >= n), "IndexError", target)
-            j = z3.If(i < 0, i + n, i)
+            self.raise_if(F.or_(i < -n, i >= n), "IndexError", target)
+            j = F.ite(i < 0, i + n, i)
             unit = z3.Unit(V.coerce(v, seq.type.args[0]).z)
             self.store(target.value, Val(seq.type, z3.Concat(z3.SubSeq(seq.z, 0, j), unit,
                                                              z3.SubSeq(seq.z, j + 1, n - j - 1))))

@@ -10,12 +10,13 @@ from __future__ import annotations
 import z3
 
 from contractor.errors import UnsupportedConstruct
+from contractor.z3backend import fastterms as F
 
 
 def _clamp(i: z3.ArithRef, n: z3.ArithRef) -> z3.ArithRef:
     """A slice bound as Python normalises it: negative counts from the end, then clamped to [0, n]."""
-    j = z3.If(i < 0, i + n, i)
-    return z3.If(j < 0, 0, z3.If(j > n, n, j))
+    j = F.ite(i < 0, i + n, i)
+    return F.ite(j < 0, 0, F.ite(j > n, n, j))
 
 
 def slice_of(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | None) -> z3.SeqRef:
@@ -23,7 +24,7 @@ def slice_of(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | None)
     n = z3.Length(s)
     start = _clamp(lower, n) if lower is not None else z3.IntVal(0)
     stop = _clamp(upper, n) if upper is not None else n
-    return z3.Extract(s, start, z3.If(stop > start, stop - start, 0))
+    return z3.Extract(s, start, F.ite(stop > start, stop - start, 0))
 
 
 def without_slice(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | None) -> z3.SeqRef:
@@ -32,7 +33,7 @@ def without_slice(s: z3.SeqRef, lower: z3.ArithRef | None, upper: z3.ArithRef | 
     n = z3.Length(s)
     start = _clamp(lower, n) if lower is not None else z3.IntVal(0)
     stop = _clamp(upper, n) if upper is not None else n
-    rest = z3.If(stop > start, stop, start)
+    rest = F.ite(stop > start, stop, start)
     return z3.Concat(z3.Extract(s, 0, start), z3.Extract(s, rest, n - rest))
 
 
@@ -41,15 +42,15 @@ def find(s: z3.SeqRef, sub: z3.SeqRef, start: z3.ArithRef | None = None,
     """s.find(sub[, start[, end]]), as CPython: start is not clamped to len(s), so
     "abc".find("", 4) == -1 while "abc".find("", 3) == 3."""
     n = z3.Length(s)
-    lo = z3.IntVal(0) if start is None else z3.If(start < 0, z3.If(start + n < 0, 0, start + n), start)
+    lo = z3.IntVal(0) if start is None else F.ite(start < 0, F.ite(start + n < 0, 0, start + n), start)
     hi = n if end is None else _clamp(end, n)
     hit = z3.IndexOf(z3.Extract(s, 0, hi), sub, lo)
-    return z3.If(hi - lo < z3.Length(sub), -1, hit)
+    return F.ite(hi - lo < z3.Length(sub), -1, hit)
 
 
 def str_of_int(x: z3.ArithRef) -> z3.SeqRef:
     """str(x) for an int (z3's IntToStr covers only non-negative ints)."""
-    return z3.If(x >= 0, z3.IntToStr(x), z3.Concat(z3.StringVal("-"), z3.IntToStr(-x)))
+    return F.ite(x >= 0, z3.IntToStr(x), z3.Concat(z3.StringVal("-"), z3.IntToStr(-x)))
 
 
 def str_of(kind: str, z: z3.ExprRef) -> z3.SeqRef:
@@ -59,7 +60,7 @@ def str_of(kind: str, z: z3.ExprRef) -> z3.SeqRef:
     if kind == "int":
         return str_of_int(z)
     if kind == "bool":
-        return z3.If(z, z3.StringVal("True"), z3.StringVal("False"))
+        return F.ite(z, z3.StringVal("True"), z3.StringVal("False"))
     raise UnsupportedConstruct(f"str() of a {kind}")
 
 
@@ -71,7 +72,7 @@ def count_steps(s: z3.SeqRef, sub: z3.SeqRef, bound: int) -> tuple[z3.ArithRef, 
     pos: z3.ArithRef = z3.IntVal(0)
     for _ in range(bound):
         hit = z3.IndexOf(s, sub, pos)
-        total = z3.If(hit >= 0, total + 1, total)
-        pos = z3.If(hit >= 0, hit + z3.Length(sub), z3.Length(s) + 1)
-    more = z3.And(pos <= z3.Length(s), z3.IndexOf(s, sub, pos) >= 0)
+        total = F.ite(hit >= 0, total + 1, total)
+        pos = F.ite(hit >= 0, hit + z3.Length(sub), z3.Length(s) + 1)
+    more = F.and_(pos <= z3.Length(s), z3.IndexOf(s, sub, pos) >= 0)
     return total, more

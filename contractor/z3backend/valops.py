@@ -11,6 +11,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import FLOAT, INT, STR
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
 from contractor.z3backend.values import Val, coerce, seq_of, to_float, to_int, to_opaque, tuple_items
@@ -30,7 +31,7 @@ def numeric_pair(a: Val, b: Val) -> tuple[str, Any, Any]:
 
 def floordiv_int(x: z3.ArithRef, y: z3.ArithRef) -> z3.ArithRef:
     # z3's div rounds so that the remainder is non-negative; Python's // floors.
-    return z3.If(y > 0, x / y, (-x) / (-y))
+    return F.ite(y > 0, x / y, (-x) / (-y))
 
 
 def binop(op: str, a: Val, b: Val) -> tuple[Val, z3.BoolRef]:
@@ -78,7 +79,7 @@ def absolute(v: Val) -> Val:
     if v.kind == "float":
         return Val(FLOAT, z3.fpAbs(v.z))
     x = to_int(v)
-    return Val(INT, z3.If(x < 0, -x, x))
+    return Val(INT, F.ite(x < 0, -x, x))
 
 
 def equal(a: Val, b: Val) -> z3.BoolRef:
@@ -93,7 +94,7 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
     if a.kind == "optional" or b.kind == "optional":
         ua, na = (Val(a.type.args[0], a.z), a.is_none) if a.kind == "optional" else (a, z3.BoolVal(False))
         ub, nb = (Val(b.type.args[0], b.z), b.is_none) if b.kind == "optional" else (b, z3.BoolVal(False))
-        return z3.If(z3.Or(na, nb), z3.And(na, nb), equal(ua, ub))
+        return F.ite(F.or_(na, nb), F.and_(na, nb), equal(ua, ub))
     if a.kind == b.kind == "list" and (a.z is None or b.z is None):  # [] of unknown item type
         other = b if a.z is None else a
         return z3.BoolVal(True) if other.z is None else z3.Length(other.z) == 0
@@ -109,7 +110,7 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
     if a.kind == b.kind == "tuple":
         if len(a.type.args) != len(b.type.args):
             return z3.BoolVal(False)
-        return z3.And(*[equal(x, y) for x, y in zip(tuple_items(a), tuple_items(b))])
+        return F.and_(*[equal(x, y) for x, y in zip(tuple_items(a), tuple_items(b))])
     if a.kind == "enum" or b.kind == "enum":
         if a.kind == b.kind and a.type.name == b.type.name:
             return a.z == b.z
@@ -142,7 +143,7 @@ def contains(item: Val, container: Val) -> z3.BoolRef:
     if container.kind == "str" and item.kind == "str":
         return z3.Contains(container.z, item.z)
     if container.kind == "tuple":
-        return z3.Or(*[equal(item, x) for x in tuple_items(container)])
+        return F.or_(*[equal(item, x) for x in tuple_items(container)])
     if container.kind in ("set", "dict"):
         if container.z is None:
             return z3.BoolVal(False)

@@ -17,6 +17,7 @@ import z3
 
 from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
@@ -91,11 +92,11 @@ def well_formed(v: Val, distinct: bool = True, asserted: bool = False) -> z3.Boo
     if v.kind == "opaque":
         return O.well_formed(v.z)
     if v.kind == "enum":
-        return z3.And(v.z >= 0, v.z < len(v.type.members))
+        return F.and_(v.z >= 0, v.z < len(v.type.members))
     if v.kind == "optional" and v.type.args[0].kind == "enum":
-        return z3.Or(v.is_none, z3.And(v.z >= 0, v.z < len(v.type.args[0].members)))
+        return F.or_(v.is_none, F.and_(v.z >= 0, v.z < len(v.type.args[0].members)))
     if v.kind == "tuple":
-        return z3.And(*[well_formed(x, distinct, asserted) for x in tuple_items(v)])
+        return F.and_(*[well_formed(x, distinct, asserted) for x in tuple_items(v)])
     if v.kind == "set" and v.z is not None and distinct:
         return M.distinct_asserted(v.z) if asserted else M.distinct(v.z)
     if v.kind == "dict" and v.z is not None and distinct:
@@ -144,7 +145,7 @@ def to_int(v: Val) -> z3.ArithRef:
     if v.kind == "int":
         return v.z
     if v.kind == "bool":
-        return z3.If(v.z, z3.IntVal(1), z3.IntVal(0))
+        return F.ite(v.z, z3.IntVal(1), z3.IntVal(0))
     raise UnsupportedConstruct(f"{v.type} used as an int")
 
 
@@ -164,7 +165,7 @@ def truthy(v: Val) -> z3.BoolRef:
     if k == "int":
         return v.z != 0
     if k == "float":
-        return z3.Not(z3.fpIsZero(v.z))
+        return F.not_(z3.fpIsZero(v.z))
     if k in ("str", "list"):
         return z3.BoolVal(False) if v.z is None else z3.Length(v.z) > 0  # None: `[]` not yet typed
     if k == "none":
@@ -176,7 +177,7 @@ def truthy(v: Val) -> z3.BoolRef:
     if k in ("set", "dict"):
         return z3.BoolVal(False) if v.z is None else z3.Length(seq_of(v)) > 0
     if k == "optional":
-        return z3.And(z3.Not(v.is_none), truthy(Val(v.type.args[0], v.z)))
+        return F.and_(F.not_(v.is_none), truthy(Val(v.type.args[0], v.z)))
     raise UnsupportedConstruct(f"truth value of {v.type}")
 
 
@@ -236,7 +237,7 @@ def to_opaque(v: Val) -> z3.ExprRef:
         return O.none_term()
     if v.kind == "optional":
         inner = Val(v.type.args[0], v.z)
-        return z3.If(v.is_none, O.none_term(), O.of_term(inner.z, truthy(inner)))
+        return F.ite(v.is_none, O.none_term(), O.of_term(inner.z, truthy(inner)))
     if v.kind in ("class", "any", "undefined") or not isinstance(v.z, z3.ExprRef):
         raise UnsupportedConstruct(f"a {v.type} value where an untyped value is expected")
     return O.of_term(v.z, truthy(v))
@@ -283,8 +284,8 @@ def ite(cond: z3.BoolRef, a: Val, b: Val) -> Val:
         return NONE_VAL
     a, b = coerce(a, t), coerce(b, t)
     if t.kind == "optional":
-        return Val(t, z3.If(cond, a.z, b.z), z3.If(cond, a.is_none, b.is_none))
+        return Val(t, F.ite(cond, a.z, b.z), F.ite(cond, a.is_none, b.is_none))
     if t.kind == "opaque":  # kept as obj(...) (one constructor: the same value), so reading its
         # identity, None-ness or truth never goes back through every merge it came from
-        return Val(t, O.make(*(z3.If(cond, read(a.z), read(b.z)) for read in (O.oid, O.is_none, O.truth))))
-    return Val(t, z3.If(cond, a.z, b.z))
+        return Val(t, O.make(*(F.ite(cond, read(a.z), read(b.z)) for read in (O.oid, O.is_none, O.truth))))
+    return Val(t, F.ite(cond, a.z, b.z))
