@@ -1020,6 +1020,31 @@ CASES += [
         self.s = {total + 1}
 ''', {"s": [set(c) for n in range(3) for c in __import__("itertools").combinations([0, 1, 2], n)]},
          {"add": {"x": [-1, 0, 1, 2, 3]}, "drop": {"x": [-1, 0, 1, 2, 3]}}, exact=False),
+    # a set whose size the invariant bounds (`<`: lenbounds.py reads it as len <= 2):
+    # add then discard of one item, any() and all() over it, as Python runs them
+    Case("set_removal_after_add", '''class C:
+    """
+    inv: len(self.s) < 3
+    """
+
+    def __init__(self) -> None:
+        self.s: set[int] = set()
+
+    def add(self, x: int) -> None:
+        """pre: 0 <= x <= 2 and len(self.s) < 2"""
+        self.s.add(x)
+
+    def flip(self, x: int) -> None:
+        """pre: 0 <= x <= 2 and x not in self.s and len(self.s) < 2"""
+        self.s.add(x)
+        self.s.discard(x)
+        self.s.discard(x)
+
+    def two(self) -> None:
+        """pre: any(x == 2 for x in self.s) and all(x > 0 for x in self.s)"""
+        self.s.discard(2)
+''', {"s": [set(c) for n in range(3) for c in __import__("itertools").combinations([0, 1, 2], n)]},
+         {"add": {"x": [-1, 0, 1, 2, 3]}, "flip": {"x": [-1, 0, 1, 2, 3]}}),
 ]
 CASES.append(
     # recursion through several helpers (_a -> _b -> _a ...): a call from one method to

@@ -84,9 +84,14 @@ def add(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
 
 def remove(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
     """seq without (its only occurrence of) x."""
+    return F.ite(z3.IndexOf(seq, z3.Unit(x), 0) < 0, seq, cut(seq, x))
+
+
+def cut(seq: z3.SeqRef, x: z3.ExprRef) -> z3.SeqRef:
+    """seq without its first x, where x is in seq."""
     at = z3.IndexOf(seq, z3.Unit(x), 0)
     # the rest runs to the end (extract clamps): membership.py recognises this shape
-    return F.ite(at < 0, seq, z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, z3.Length(seq))))
+    return z3.Concat(z3.Extract(seq, 0, at), z3.Extract(seq, at + 1, z3.Length(seq)))
 
 
 def same_elements(a: z3.SeqRef, b: z3.SeqRef) -> z3.BoolRef:

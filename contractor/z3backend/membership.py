@@ -18,6 +18,7 @@ import z3
 from z3 import z3 as _z3py
 from z3 import z3core as C
 
+from contractor.z3backend import mappings as M
 from contractor.z3backend import rawapi as R
 
 OP = z3.Z3_OP_SEQ_CONCAT
@@ -80,6 +81,13 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
             stack.pop()
             continue
         app = R.ptr_to_app(c, a)
+        if key not in seen and _maybe_removal(c, app):
+            node = _z3py._to_expr_ref(R.boxed(a), ctx)
+            removed = removal(node)
+            if removed is not None:  # rewritten as a whole: its parts' rewritings would break its shape
+                stack.pop()
+                _record(done, key, node, _removal_walked(node, removed, memo))
+                continue
         if key in seen:  # second visit: the children are done
             args, ids = seen.pop(key)
         else:
@@ -109,6 +117,35 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
         made = C.Z3_mk_app(cref, R.get_app_decl(cref, R.boxed(app)), len(args), array)
         _record(done, key, node, _z3py._to_expr_ref(made, ctx))
     return _rewritten(e, done)
+
+
+def _maybe_removal(c: int, app: int) -> bool:
+    """The node may be a set removal (mappings.remove): an if-then-else whose else branch is
+    a concatenation, or a concatenation of two parts the first an extraction (read on
+    pointers: most nodes are neither, and get no Python object)."""
+    op = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
+    if op == z3.Z3_OP_ITE:
+        last = R.ptr_to_app(c, R.ptr_app_arg(c, app, 2))
+        return bool(R.ptr_ast_kind(c, R.ptr_app_arg(c, app, 2)) == z3.Z3_APP_AST
+                    and R.ptr_decl_kind(c, R.ptr_app_decl(c, last)) == OP)
+    if op != OP or R.ptr_app_num_args(c, app) != 2:
+        return False
+    first = R.ptr_app_arg(c, app, 0)
+    return bool(R.ptr_ast_kind(c, first) == z3.Z3_APP_AST
+                and R.ptr_decl_kind(c, R.ptr_app_decl(c, R.ptr_to_app(c, first))) == z3.Z3_OP_SEQ_EXTRACT)
+
+
+def _removal_walked(node: z3.SeqRef, removed: tuple[z3.SeqRef, z3.ExprRef], memo: Memo) -> z3.SeqRef:
+    """A set removal over its base's and item's rewritings, built again in the same shape
+    (`length` and `member` then see through it). Walking its children instead rewrites the
+    `len(base)` its tail extracts to, and the shape is no longer one `removal` recognises:
+    the rest of the formula then keeps `indexof` and extractions z3 decides poorly."""
+    base, y = removed
+    new_base, new_y = _walk(base, memo), _walk(y, memo)
+    if new_base.eq(base) and new_y.eq(y):
+        return node
+    whole = z3.is_app_of(node, z3.Z3_OP_ITE)
+    return M.remove(new_base, new_y) if whole else M.cut(new_base, new_y)
 
 
 def _out(hit: tuple[z3.ExprRef, z3.ExprRef] | None) -> z3.ExprRef:
@@ -163,28 +200,80 @@ ItemPredicate = Callable[[z3.ExprRef], z3.BoolRef]
 def _over_items(q: z3.QuantifierRef, i: z3.ArithRef, body: z3.BoolRef) \
         -> tuple[z3.SeqRef, ItemPredicate, ItemPredicate] | None:
     """(s, guard, pred) if q is `forall i. 0 <= i < len(s) and guard(s[i]) -> pred(s[i])` or
-    `exists i. 0 <= i < len(s) and guard(s[i]) and pred(s[i])`, i used only in s[i]."""
+    `exists i. 0 <= i < len(s) and guard(s[i]) and pred(s[i])`, i used only in s[i]; also in
+    the form z3.simplify gives them (the enabledness formulas are simplified): the forall as
+    `not (range and guard) or pred`, `i < len(s)` as `not (len(s) <= i)`, and `s[i]` as
+    `ite(range, nth_i(s, i), nth_u(s, i))`, perhaps lifted over the terms reading it."""
     if q.is_forall() and z3.is_implies(body):
         rng, pred = body.children()
+        parts = rng.children() if z3.is_and(rng) else [rng]
+    elif q.is_forall() and z3.is_or(body):
+        negated = [a.arg(0) for a in body.children() if z3.is_not(a)]
+        kept = [a for a in body.children() if not z3.is_not(a)]
+        parts = [p for n in negated for p in (n.children() if z3.is_and(n) else [n])]
+        pred = z3.Or(*kept) if len(kept) > 1 else kept[0] if kept else z3.BoolVal(False)
     elif q.is_exists() and z3.is_and(body):
-        rng, pred = body, z3.BoolVal(True)
+        parts, pred = body.children(), z3.BoolVal(True)
     else:
         return None
-    parts = rng.children() if z3.is_and(rng) else [rng]
-    seq = next((p.arg(1).arg(0) for p in parts if z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i)
-                and z3.is_app_of(p.arg(1), z3.Z3_OP_SEQ_LENGTH)), None)
+    seq = next((s for s in (_below_length(p, i) for p in parts) if s is not None), None)
     if seq is None:
         return None
-    bounds = [p for p in parts if _zero_le(p, i) or (z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i))]
-    if len(bounds) != 2:
+    uppers = [p for p in parts if _below_length(p, i) is not None]
+    bounds = [p for p in parts if _zero_le(p, i)] + uppers
+    if len(bounds) != 2 or len(uppers) != 1:
         return None
     rest = [p for p in parts if not any(p.eq(b) for b in bounds)]
     x = z3.FreshConst(seq.sort().basis(), "item")
-    guard = z3.substitute(z3.And(*rest) if rest else z3.BoolVal(True), (seq[i], x))
-    pred2 = z3.substitute(pred, (seq[i], x))
+    in_range = z3.And(i >= 0, z3.Not(z3.Length(seq) <= i))  # z3.simplify's guard of an item read
+    items = [(seq[i], x), (_nth_i(seq, i), x)]
+    guard = _in_range(z3.And(*rest) if rest else z3.BoolVal(True), in_range, items)
+    pred2 = _in_range(pred, in_range, items)
     if _uses(guard, i) or _uses(pred2, i):
         return None
     return seq, (lambda v: z3.substitute(guard, (x, v))), (lambda v: z3.substitute(pred2, (x, v)))
+
+
+def _below_length(p: z3.BoolRef, i: z3.ArithRef) -> z3.SeqRef | None:
+    """s if p is `i < len(s)` or `not (len(s) <= i)`."""
+    if z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i) and z3.is_app_of(p.arg(1), z3.Z3_OP_SEQ_LENGTH):
+        return p.arg(1).arg(0)
+    if z3.is_not(p) and z3.is_app_of(p.arg(0), z3.Z3_OP_LE):
+        n, j = p.arg(0).children()
+        if j.eq(i) and z3.is_app_of(n, z3.Z3_OP_SEQ_LENGTH):
+            return n.arg(0)
+    return None
+
+
+def _nth_i(seq: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:
+    """seq.nth_i(seq, i): z3's read of an index in range (no Python constructor makes it)."""
+    read = z3.simplify(z3.Const("nth!probe", seq.sort())[i])
+    return read.arg(1).decl()(seq, i)
+
+
+def _in_range(f: z3.BoolRef, in_range: z3.BoolRef, items: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.BoolRef:
+    """f, read where i is in range, with every `ite(in_range, a, b)` as a and the item reads
+    `items` replaced."""
+    for _ in range(16):
+        ites = _ites_on(f, in_range)
+        if not ites:
+            break
+        f = z3.substitute(f, *ites)
+    return z3.substitute(f, *items)
+
+
+def _ites_on(e: z3.ExprRef, cond: z3.BoolRef) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    todo, seen, out = [e], set(), []
+    while todo:
+        y = todo.pop()
+        if y.get_id() in seen or not z3.is_app(y):
+            continue
+        seen.add(y.get_id())
+        if z3.is_app_of(y, z3.Z3_OP_ITE) and y.arg(0).eq(cond):
+            out.append((y, y.arg(1)))
+            continue
+        todo.extend(y.children())
+    return out
 
 
 def _zero_le(p: z3.BoolRef, i: z3.ArithRef) -> bool:
@@ -255,7 +344,7 @@ def item(s: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:
 
 
 def length(s: z3.SeqRef) -> z3.ArithRef:
-    """len(s), pushed through if-then-else, set removal and a dict's key accessor."""
+    """len(s), pushed through if-then-else, set removal, concatenation and a dict's key accessor."""
     s = _keys_inside(s)
     removed = removal(s)
     if removed is not None:
@@ -263,6 +352,12 @@ def length(s: z3.SeqRef) -> z3.ArithRef:
         return z3.If(member(base, y), length(base) - 1, length(base))
     if z3.is_app_of(s, z3.Z3_OP_ITE):
         return z3.If(s.arg(0), length(s.arg(1)), length(s.arg(2)))
+    if z3.is_app_of(s, OP):  # any concatenation (valid for lists too)
+        return z3.Sum(*[length(part) for part in s.children()])
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+        return z3.IntVal(1)
+    if z3.is_app_of(s, z3.Z3_OP_SEQ_EMPTY):
+        return z3.IntVal(0)
     return z3.Length(s)
 
 
