@@ -126,7 +126,8 @@ class Encoder:
             pairs.append((v.z, args[k].z))
             if v.kind == "optional":
                 pairs.append((v.is_none, args[k].is_none))
-        body = push(z3.substitute(pre, *pairs)) if pairs else pre
+        bounds = self.sem.len_bounds
+        body = push(z3.substitute(pre, *pairs), bounds) if pairs else push(pre, bounds) if bounds.bounds else pre
         return z3.And(*[well_formed(a) for a in args.values()], body)
 
     def refine_distinct(self, model: z3.ModelRef) -> bool:

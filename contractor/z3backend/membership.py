@@ -20,6 +20,9 @@ from z3 import z3core as C
 
 from contractor.z3backend import mappings as M
 from contractor.z3backend import rawapi as R
+from contractor.z3backend.lenbounds import LenBounds, unrolled
+
+NO_BOUNDS = LenBounds()
 
 OP = z3.Z3_OP_SEQ_CONCAT
 
@@ -29,7 +32,8 @@ class Memo:
     one left as it is to _KEEP. `alive` holds the terms walked that no caller holds (a
     quantifier's body with its variables named): z3 reuses the ids of freed terms."""
 
-    def __init__(self) -> None:
+    def __init__(self, bounds: LenBounds) -> None:
+        self.bounds = bounds
         self.done: dict[int, tuple[z3.ExprRef, z3.ExprRef] | None] = {}
         self.alive: list[z3.ExprRef] = []
 
@@ -37,16 +41,16 @@ class Memo:
 _KEEP = None  # a memo mark: the node is its own rewriting
 
 
-def push(e: z3.ExprRef) -> z3.ExprRef:
+def push(e: z3.ExprRef, bounds: LenBounds = NO_BOUNDS) -> z3.ExprRef:
     """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
     if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
-    return push_all([e])[0]
+    return push_all([e], bounds)[0]
 
 
-def push_all(es: list[z3.ExprRef]) -> list[z3.ExprRef]:
+def push_all(es: list[z3.ExprRef], bounds: LenBounds = NO_BOUNDS) -> list[z3.ExprRef]:
     """`push` of each, sharing the rewriting of the subterms they share (the enabledness of
     every action after one method: the method's post-state terms, in each of them)."""
-    memo = Memo()
+    memo = Memo(bounds)
     return [_walk(e, memo) for e in es]  # (every e stays alive meanwhile: the ids in the memo stay their own)
 
 
@@ -184,7 +188,7 @@ def _quantifier(q: z3.QuantifierRef, memo: Memo) -> z3.ExprRef:
         over = _over_items(q, names[0], body)
         if over is not None:
             seq, guard, pred = over
-            each = _each(seq, guard, pred, q.is_forall())
+            each = _each(seq, guard, pred, q.is_forall(), memo.bounds)
             memo.alive.append(each)
             return _walk(each, memo)
     memo.alive.append(body)
@@ -301,8 +305,9 @@ def _uses(e: z3.ExprRef, x: z3.ExprRef) -> bool:
     return False
 
 
-def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool) -> z3.BoolRef:
-    """forall/exists x in s (as a sequence of distinct items where it is a set's): guard(x) ->/and pred(x)."""
+def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool, bounds: LenBounds) -> z3.BoolRef:
+    """forall/exists x in s (as a sequence of distinct items where it is a set's): guard(x) ->/and pred(x);
+    over a sequence whose length the invariant bounds, unrolled (lenbounds.py)."""
     s = _keys_inside(s)
 
     def one(v: z3.ExprRef) -> z3.BoolRef:
@@ -313,19 +318,23 @@ def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool)
     if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
         return one(s.arg(0))
     if z3.is_app_of(s, z3.Z3_OP_ITE):
-        return z3.If(s.arg(0), _each(s.arg(1), guard, pred, forall), _each(s.arg(2), guard, pred, forall))
+        return z3.If(s.arg(0), _each(s.arg(1), guard, pred, forall, bounds),
+                     _each(s.arg(2), guard, pred, forall, bounds))
     removed = removal(s)
     if removed is not None:
         base, y = removed
-        return _each(base, lambda v: z3.And(v != y, guard(v)), pred, forall)
+        return _each(base, lambda v: z3.And(v != y, guard(v)), pred, forall, bounds)
     if z3.is_app_of(s, OP):
-        parts = [_each(p, guard, pred, forall) for p in s.children()]
+        parts = [_each(p, guard, pred, forall, bounds) for p in s.children()]
         return z3.And(*parts) if forall else z3.Or(*parts)
     i = z3.FreshInt("i")
     rng = z3.And(0 <= i, i < z3.Length(s))
     if forall:
-        return z3.ForAll([i], z3.Implies(z3.And(rng, guard(s[i])), pred(s[i])))
-    return z3.Exists([i], z3.And(rng, guard(s[i]), pred(s[i])))
+        q = z3.ForAll([i], z3.Implies(z3.And(rng, guard(s[i])), pred(s[i])))
+    else:
+        q = z3.Exists([i], z3.And(rng, guard(s[i]), pred(s[i])))
+    n = bounds.of(s)
+    return q if n is None else unrolled(s, n, one, forall, q)
 
 
 def item(s: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:

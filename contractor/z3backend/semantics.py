@@ -27,6 +27,7 @@ from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
 from contractor.z3backend.guardorder import cheapest_first
 from contractor.z3backend.invregion import region
+from contractor.z3backend.lenbounds import LenBounds
 from contractor.z3backend.membership import push, push_all
 from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.paramwrites import MUTABLE_KINDS, changed_arguments, names_in
@@ -153,6 +154,8 @@ class ClassSemantics:
     surely: dict[str, z3.BoolRef] = field(init=False)  # merged: m -> lo, for m whose enabledness has unknowns
     quantified: dict[str, tuple[dict[str, Val], z3.BoolRef]] = field(init=False)  # m -> (params, pre)
     inexact: dict[str, str] = field(init=False)  # formula name -> why it is approximate
+    # the set and dict fields' lengths the invariant bounds: quantifiers over them unrolled (lenbounds.py)
+    len_bounds: LenBounds = field(init=False)
     global_inexact: dict[str, str] = field(init=False)  # those in the invariant and enabledness
     # the invariant's conditions followed only within the unroll bound: (where not, over the
     # fields; why) -- answers about objects there are may (invregion.py)
@@ -190,6 +193,7 @@ class ClassSemantics:
         # distinctness of these per model (encoding.py) instead of by a quantifier
         self.distinct_seqs = [(V.seq_of(v), len(v.type.args[0].members) if v.type.args[0].kind == "enum" else 0)
                               for v in self.fields.values() if v.kind in ("set", "dict")]
+        self.len_bounds = LenBounds.read(inv, [seq for seq, _ in self.distinct_seqs])
         of_invariant = dict(self.inexact)
         now = time.monotonic()
         self.guards_deadline = None if self.deadline is None else now + GUARDS_SHARE * max(0.0, self.deadline - now)
@@ -253,14 +257,17 @@ class ClassSemantics:
 
     def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
         pairs = self.substitution(after)
-        return push(z3.substitute(formula, *pairs)) if pairs else formula
+        if not pairs:
+            return push(formula, self.len_bounds) if self.len_bounds.bounds else formula
+        return push(z3.substitute(formula, *pairs), self.len_bounds)
 
     def at_all(self, formulas: dict[str, z3.BoolRef], after: dict[str, Val]) -> dict[str, z3.BoolRef]:
         """`at` of each formula (one rewriting of the post-state terms they share)."""
         pairs = self.substitution(after)
-        if not pairs:
+        if not pairs and not self.len_bounds.bounds:
             return dict(formulas)
-        return dict(zip(formulas, push_all([z3.substitute(f, *pairs) for f in formulas.values()])))
+        substituted = [z3.substitute(f, *pairs) if pairs else f for f in formulas.values()]
+        return dict(zip(formulas, push_all(substituted, self.len_bounds)))
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
         return Executor(self.model, self.constants, self.unroll, state, prefix, self.facts)
