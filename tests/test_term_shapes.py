@@ -175,3 +175,48 @@ def test_model_values_read_through_the_c_api_are_the_python_api_ones() -> None:
     args = constructor_args(obj)
     assert args is not None and [a.sexpr() for a in args] == [c.sexpr() for c in obj.children()]
     assert constructor_args(x) is None and constructor_args(z3.IntVal(1)) is None
+
+
+def _shared_sets(ctx: z3.Context, removals: bool = True, levels: int = 6) -> tuple[z3.SeqRef, z3.ExprRef]:
+    """A set built as the translation builds one across branches (each branch adding to
+    (or, with `removals`, removing from) the same earlier sets: zipfile.ZipFile's shape), a
+    dict's keys merged through an if-then-else (a walk that makes terms of its own), and x."""
+    from contractor.z3backend.mappings import remove
+
+    ints = z3.IntSort(ctx)
+    x = z3.Int("x", ctx)
+    dt = z3.Datatype("D", ctx)
+    dt.declare("mk", ("D.keys", z3.SeqSort(ints)), ("D.values", z3.SeqSort(ints)))
+    d = dt.create()
+    dicts = [z3.Const(f"d{i}", d) for i in range(2)]
+    s = z3.Const("base", z3.SeqSort(ints))
+    for k in range(levels):
+        c, e = z3.Bool(f"c{k}", ctx), z3.Bool(f"e{k}", ctx)
+        grown = z3.Concat(s, z3.Unit(z3.IntVal(k, ctx)))
+        keys = d.accessor(0, 0)(z3.If(c, dicts[k % 2], d.mk(s, s)))  # D.keys
+        other = remove(s, z3.IntVal(k, ctx)) if removals else z3.Concat(z3.Unit(z3.IntVal(-k, ctx)), s)
+        s = z3.If(c, grown, z3.If(e, other, z3.Concat(keys, s)))
+    return s, x
+
+
+def test_membership_walks_a_shared_sequence_once_with_the_same_term() -> None:
+    """`member` walks a sequence shared by several branches once (membership._member's
+    memo): the very term the walk without it makes, with the same ids in a fresh context
+    (z3's answers depend on them), meaning `x in s`."""
+    from contractor.z3backend.membership import _member, member
+
+    def ids(memoised: bool) -> list[int]:
+        ctx = z3.Context()
+        s, x = _shared_sets(ctx)
+        out = member(s, x) if memoised else _member(s, x, {}, False)[0]
+        return [out.get_id(), z3.Bool("after", ctx).get_id(), (z3.Int("y", ctx) + 1).get_id()]
+
+    assert ids(True) == ids(False)
+    s, x = _shared_sets(z3.main_ctx())
+    assert member(s, x).eq(_member(s, x, {}, False)[0])
+    # the meaning, where z3 decides it at once (a fresh context: the same ids in any run;
+    # no removal: no distinctness to assume)
+    s, x = _shared_sets(z3.Context(), removals=False, levels=2)
+    solver = z3.Solver(ctx=s.ctx)
+    solver.add(member(s, x) != z3.Contains(s, z3.Unit(x)))
+    assert solver.check() == z3.unsat
