@@ -93,21 +93,25 @@ def test_each_pair_is_answered_as_by_a_solver_without_history(sample: str) -> No
             assert got == answer, f"{model.name}.{method} from {sorted(source)}"
 
 
+def _beside_reference(model, kind: type[Z3Backend]) -> tuple[Z3Backend, Z3Backend]:
+    """The reference backend and one of `kind` sharing its translation."""
+    reference = Z3Backend(model, timeout=TIMEOUT, reuse=False)
+    other = kind(model, timeout=TIMEOUT, reuse=False)
+    other.sem = reference.sem  # one translation (quantifier elimination has a time limit)
+    return reference, other
+
+
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_an_unknown_of_the_shared_solver_is_asked_afresh(sample: str) -> None:
     for model in models(sample):
-        reference = Z3Backend(model, timeout=TIMEOUT, reuse=False)
-        flaky = SharedUnknown(model, timeout=TIMEOUT, reuse=False)
-        flaky.sem = reference.sem
+        reference, flaky = _beside_reference(model, SharedUnknown)
         assert shape(explore(model, flaky)) == shape(explore(model, reference))
 
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_where_every_query_is_unknown_no_transition_is_dropped(sample: str) -> None:
     for model in models(sample):
-        reference = Z3Backend(model, timeout=TIMEOUT, reuse=False)
-        lost = AllUnknown(model, timeout=TIMEOUT, reuse=False)
-        lost.sem = reference.sem
+        reference, lost = _beside_reference(model, AllUnknown)
         want, got = explore(model, reference), explore(model, lost)
         got_states = {s.id: s.enabled for s in got.states}
         want_states = {s.id: s.enabled for s in want.states}

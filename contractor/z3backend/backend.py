@@ -30,7 +30,6 @@ from contractor.z3backend.guards import IN_GUARDS
 from contractor.z3backend.incremental import Guards
 from contractor.z3backend.invregion import past_region
 from contractor.z3backend.invtext import InvariantText
-from contractor.z3backend.membership import push
 from contractor.z3backend.readable import AtomOrder
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
@@ -237,7 +236,7 @@ class Z3Backend:
         """A solver for a method's queries, and the enabledness bits of the pre- and post-object."""
         solver = make_solver(self.timeout_ms)
         enc = Encoder(self.sem, solver, self.timeout_ms, self._count)
-        solver.add(*[push(p, self.sem.len_bounds) for p in parts])  # membership through the method's updates
+        solver.add(*[self.sem.push(p) for p in parts])  # membership through the method's updates
         pre_bits = None
         if with_source:
             solver.add(self.sem.post_invariant)  # distinct set items: refined per model
@@ -296,9 +295,9 @@ class Z3Backend:
             # where the body could not be followed, its postconditions are assumed (when
             # they translate): the contract is all that is known of those paths
             assumed = o.post_ok if o.post_exact else z3.BoolVal(True)
-            phases.append((push(z3.And(o.unknown, assumed), self.sem.len_bounds), False))
+            phases.append((self.sem.push(z3.And(o.unknown, assumed)), False))
         if past is not None:  # objects where the invariant is not followed: may
-            phases.append((push(z3.And(z3.Not(o.unknown), past), self.sem.len_bounds), False))
+            phases.append((self.sem.push(z3.And(z3.Not(o.unknown), past)), False))
         refinements = 0
         shared, lemmas_to = solver, enc.solver
         shared.set("timeout", min(self.timeout_ms, INCREMENTAL_MS))
@@ -362,7 +361,7 @@ class Z3Backend:
         if past is None:
             return None
         after = self.sem.at(past, o.after)
-        return push(z3.Or(past, after), self.sem.len_bounds) if method else after
+        return self.sem.push(z3.Or(past, after)) if method else after
 
     def past_reason(self, m: z3.ModelRef, o: Outcome, method: bool) -> str | None:
         """Why a model of the may phase is not a must: the invariant past its bound, if so."""

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import z3
 
 from contractor.model import TypeRef
-from contractor.z3backend.membership import push
 from contractor.z3backend.values import Val, fresh, well_formed
 from contractor.z3backend.z3util import make_solver, truth
 
@@ -126,9 +125,7 @@ class Encoder:
             pairs.append((v.z, args[k].z))
             if v.kind == "optional":
                 pairs.append((v.is_none, args[k].is_none))
-        bounds = self.sem.len_bounds
-        body = push(z3.substitute(pre, *pairs), bounds) if pairs else push(pre, bounds) if bounds.bounds else pre
-        return z3.And(*[well_formed(a) for a in args.values()], body)
+        return z3.And(*[well_formed(a) for a in args.values()], self.sem.rewritten(pre, pairs))
 
     def refine_distinct(self, model: z3.ModelRef) -> bool:
         """Sets and dict keys have distinct items (and Enum items in range): instead of a quantifier in every query,

@@ -39,13 +39,17 @@ def not_(a: Any) -> z3.BoolRef:
     return z3.BoolRef(C.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
+def _asts(args: tuple[Any, ...]) -> Any:
+    """The arguments as the C array z3's n-ary constructors take."""
+    return (z3.Ast * len(args))(*[a.as_ast() for a in args])
+
+
 def and_(*args: Any) -> z3.BoolRef:
     """z3.And(*args)."""
     if not _bools(args):
         return z3.And(*args)
     ctx = args[0].ctx
-    array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
-    return z3.BoolRef(C.Z3_mk_and(ctx.ref(), len(args), array), ctx)
+    return z3.BoolRef(C.Z3_mk_and(ctx.ref(), len(args), _asts(args)), ctx)
 
 
 def or_(*args: Any) -> z3.BoolRef:
@@ -53,8 +57,7 @@ def or_(*args: Any) -> z3.BoolRef:
     if not _bools(args):
         return z3.Or(*args)
     ctx = args[0].ctx
-    array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
-    return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), array), ctx)
+    return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), _asts(args)), ctx)
 
 
 def _sort(ctx: Any, a: z3.ExprRef) -> int | None:
@@ -78,8 +81,7 @@ def app(f: z3.FuncDeclRef, *args: Any) -> z3.ExprRef:
     ref = ctx.ref()
     if len(args) == f.arity() and all(isinstance(a, z3.ExprRef) and a.ctx is ctx for a in args) \
             and all(_sort(ref, a) == C.Z3_get_domain(ref, f.ast, i).value for i, a in enumerate(args)):
-        array = (z3.Ast * len(args))(*[a.as_ast() for a in args])
-        return _Z3PY._to_expr_ref(C.Z3_mk_app(ref, f.ast, len(args), array), ctx)
+        return _Z3PY._to_expr_ref(C.Z3_mk_app(ref, f.ast, len(args), _asts(args)), ctx)
     return f(*args)
 
 

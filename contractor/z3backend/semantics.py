@@ -256,10 +256,19 @@ class ClassSemantics:
         return self.at(self.post_invariant, after)
 
     def at(self, formula: z3.BoolRef, after: dict[str, Val]) -> z3.BoolRef:
-        pairs = self.substitution(after)
-        if not pairs:
-            return push(formula, self.len_bounds) if self.len_bounds.bounds else formula
-        return push(z3.substitute(formula, *pairs), self.len_bounds)
+        return self.rewritten(formula, self.substitution(after))
+
+    def push(self, formula: z3.BoolRef) -> z3.BoolRef:
+        """Membership pushed through the updates in `formula`, with quantifiers over the
+        fields the invariant bounds unrolled (membership.py, lenbounds.py)."""
+        return push(formula, self.len_bounds)
+
+    def rewritten(self, formula: z3.BoolRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.BoolRef:
+        """`formula` with `pairs` substituted, then pushed (`push`); left as it is when there
+        is nothing to substitute or unroll."""
+        if pairs:
+            return self.push(z3.substitute(formula, *pairs))
+        return self.push(formula) if self.len_bounds.bounds else formula
 
     def at_all(self, formulas: dict[str, z3.BoolRef], after: dict[str, Val]) -> dict[str, z3.BoolRef]:
         """`at` of each formula (one rewriting of the post-state terms they share)."""
