@@ -13,8 +13,6 @@ minutes.
 
 from __future__ import annotations
 
-import textwrap
-
 from contractor.outputs.tooltips import initialization_tooltip, state_tooltip, transition_tooltip
 from contractor.typestate import State, Transition, Typestate
 
@@ -39,8 +37,11 @@ def quote(text: str) -> str:
 def wrap(text: str, width: int) -> list[str]:
     """`textwrap.wrap(text, width, break_long_words=False)`, greedily and fast when the
     words are separated by single spaces and hold no hyphen (method lists: textwrap's
-    regular expressions took seconds over thousands of states)."""
+    regular expressions took seconds over thousands of states, and importing textwrap, which
+    compiles them, half a millisecond of every run)."""
     if "-" in text or "  " in text or any(c in text for c in "\t\n\r\v\f") or text != text.strip():
+        import textwrap
+
         return textwrap.wrap(text, width, break_long_words=False)
     lines: list[str] = []
     line = ""

@@ -47,9 +47,15 @@ def render_svg(dot_text: str) -> bytes:
 
 def _svg_cache(dot_text: str) -> Path | None:
     """Where the WebAssembly drawing of `dot_text` is cached: named by a hash of the text
-    and of the Graphviz module (size and time), so another Graphviz draws afresh."""
-    import hashlib
+    and of the Graphviz module (size and time), so another Graphviz draws afresh. The hash
+    is BLAKE2b from `_blake2`, the module `hashlib` takes it from: importing `hashlib`
+    itself loads OpenSSL (`_hashlib`, about 2 ms of a small class's run)."""
     import importlib.util
+
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without it: hashlib has one anyway
+        from hashlib import blake2b
 
     from contractor.usercache import user_cache_dir
 
@@ -61,7 +67,7 @@ def _svg_cache(dot_text: str) -> Path | None:
         stat = (Path(spec.origin).parent / "assets" / "graphviz.wasm").stat()
     except OSError:
         return None
-    digest = hashlib.sha256(f"{stat.st_size}:{stat.st_mtime_ns}\n{dot_text}".encode()).hexdigest()
+    digest = blake2b(f"{stat.st_size}:{stat.st_mtime_ns}\n{dot_text}".encode(), digest_size=32).hexdigest()
     return folder / f"{digest}.svg"
 
 

@@ -21,14 +21,22 @@ from typing import Any
 
 import z3
 
+from contractor.z3backend import fastterms as F
+from contractor.z3backend import rawapi as R
 from contractor.z3backend.values import Val
 
 Symbols = frozenset[str]
 
 
 class SymbolIndex:
-    """The uninterpreted symbols of z3 terms, memoised by AST id (terms are kept alive
-    with their entry, so an id is never reused while it is remembered)."""
+    """The uninterpreted symbols of z3 terms, memoised by AST id. An entry keeps alive the
+    term it was found under (the term itself, or a term it is a subterm of), so an id is
+    never reused while it is remembered.
+
+    Terms are walked on raw pointers through z3's C accessors (rawapi.py), each shared
+    node once: walking them as z3's Python objects made a wrapper per child visited, most
+    of the time of splitting a small class's methods. Only an uninterpreted application's
+    declaration is read through the binding (its name and arity make its symbol)."""
 
     def __init__(self) -> None:
         self._memo: dict[int, tuple[z3.AstRef, Symbols]] = {}
@@ -36,6 +44,59 @@ class SymbolIndex:
     def of(self, e: object) -> Symbols:
         if not isinstance(e, z3.AstRef):
             return frozenset()
+        if not isinstance(e, z3.ExprRef):
+            return self._of_object(e)
+        c = R.pointer(e.ctx_ref())
+        root = R.pointer(e.as_ast())
+        key = R.ptr_ast_id(c, root)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[1]
+        done = self._walk(e, c, root)
+        for k, found in done.items():  # every node walked is remembered: `e` keeps it alive
+            self._memo.setdefault(k, (e, found))
+        return done[key]
+
+    def _walk(self, e: z3.ExprRef, c: int, root: int) -> dict[int, Symbols]:
+        """The symbols of every node under `root` (a pointer of `e`'s term) not yet remembered, by id."""
+        ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+        done: dict[int, Symbols] = {}
+        expanded: dict[int, tuple[Symbols, list[int]]] = {}  # id -> (own symbol, children), children pending
+        stack = [root]
+        while stack:
+            a = stack[-1]
+            key = ast_id(c, a)
+            if key in done:
+                stack.pop()
+                continue
+            hit = self._memo.get(key)
+            if hit is not None:
+                done[key] = hit[1]
+                stack.pop()
+                continue
+            if key not in expanded:
+                kind = R.ptr_ast_kind(c, a)
+                own: Symbols = _NONE
+                children: list[int] = []
+                if kind in (z3.Z3_APP_AST, z3.Z3_NUMERAL_AST):
+                    app = R.ptr_to_app(c, a)
+                    decl = R.ptr_app_decl(c, app)
+                    if R.ptr_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED:
+                        f = z3.FuncDeclRef(R.boxed(decl), e.ctx)
+                        own = frozenset([f"{f.name()}/{f.arity()}"])
+                    children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
+                elif kind == z3.Z3_QUANTIFIER_AST:
+                    children = [R.ptr_quantifier_body(c, a)]
+                expanded[key] = (own, children)
+                stack.extend(children)
+                continue
+            stack.pop()
+            own, children = expanded.pop(key)
+            done[key] = own.union(*[done[ast_id(c, x)] for x in children]) if children else own
+        return done
+
+    def _of_object(self, e: z3.AstRef) -> Symbols:
+        """`of` on a z3 object that is no expression, through the binding."""
         hit = self._memo.get(e.get_id())
         if hit is not None:
             return hit[1]
@@ -54,14 +115,18 @@ class SymbolIndex:
         return self.of(v.z) | self.of(v.is_none)
 
 
+_NONE: Symbols = frozenset()
+
+
 def conjuncts(e: z3.BoolRef) -> list[z3.BoolRef]:
     """The top-level conjuncts of e (nested Ands flattened, literal True dropped)."""
     out, todo = [], [e]
     while todo:
         x = todo.pop()
-        if z3.is_and(x):
+        op = F.op_kind(x) if isinstance(x, z3.ExprRef) else -1  # z3.is_and, z3.is_true without wrappers
+        if op == z3.Z3_OP_AND:
             todo.extend(reversed(x.children()))
-        elif not z3.is_true(x):
+        elif op != z3.Z3_OP_TRUE:
             out.append(x)
     return out
 
@@ -170,7 +235,7 @@ def method_groups(index: SymbolIndex, base: list[z3.BoolRef], invariant: z3.Bool
 
 def _true(c: z3.BoolRef) -> bool:
     """`not False`: true as it stands."""
-    return bool(z3.is_not(c) and z3.is_false(c.arg(0)))
+    return isinstance(c, z3.ExprRef) and F.op_kind(c) == z3.Z3_OP_NOT and F.op_kind(c.arg(0)) == z3.Z3_OP_FALSE
 
 
 def state_groups(index: SymbolIndex, invariant: z3.BoolRef, enabled: dict[str, z3.BoolRef]) -> list[Group]:
