@@ -83,3 +83,14 @@ def test_accessors_answer_as_the_binding() -> None:
         assert F.is_true(t) == z3.is_true(t)
         for k in (z3.Z3_OP_ITE, z3.Z3_OP_DT_CONSTRUCTOR, z3.Z3_OP_DT_ACCESSOR, z3.Z3_OP_TRUE, z3.Z3_OP_ADD):
             assert (F.op_kind(t) == k) == z3.is_app_of(t, k)
+
+
+def test_bool_children_are_the_bindings() -> None:
+    p, q = z3.Bools("p q")
+    i = z3.Int("i")
+    forall, lam_free = z3.ForAll([i], i * i >= 0), z3.Exists([i], z3.And(i > 0, p))
+    for e in [z3.And(p, q, forall, z3.Not(p), i > 3, z3.BoolVal(True)), z3.Or(p, lam_free), z3.Not(forall),
+              z3.Implies(p, q), z3.And(z3.Or(p, q), p == q)]:
+        made, expected = F.bool_children(e), e.children()
+        assert [type(c) for c in made] == [type(c) for c in expected]
+        assert all(a.eq(b) for a, b in zip(made, expected)) and len(made) == len(expected)

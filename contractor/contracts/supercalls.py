@@ -10,11 +10,11 @@ unknown); `super().__init__()` that reaches `object` does nothing.
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from contractor.contracts.bases import ClassSource, Linearised, Unreadable, dotted_name
+from contractor.contracts.treecopy import copy_tree
 from contractor.model import FunctionNode
 
 OBJECT_METHODS = frozenset({"__init__", "__init_subclass__", "__post_init__"})
@@ -92,7 +92,7 @@ def _is_super(expr: ast.expr) -> bool:
 
 def rewrite(fn: FunctionNode, rewriter: SuperRewriter) -> FunctionNode:
     """A copy of `fn` with its super calls rewritten (the parsed module is left alone)."""
-    new: FunctionNode = rewriter.visit(copy.deepcopy(fn))
+    new: FunctionNode = rewriter.visit(copy_tree(fn))
     ast.fix_missing_locations(new)
     return new
 

@@ -102,3 +102,19 @@ def is_true(a: z3.ExprRef) -> bool:
 def node_id(a: z3.AstRef) -> int:
     """a.get_id(), unchecked (rawapi.py)."""
     return int(R.get_ast_id(a.ctx_ref(), a.as_ast()))
+
+
+def bool_children(a: z3.BoolRef) -> list[z3.BoolRef]:
+    """a.children() for an application whose arguments are Boolean (a connective's): the
+    same objects (a quantifier argument a QuantifierRef, any other a BoolRef, as the
+    binding's `_to_expr_ref` picks by kind and sort) on the same argument pointers, by
+    rawapi.py's accessors instead of the binding's checked calls and sort look-ups."""
+    ctx = a.ctx
+    ref = ctx.ref()
+    app = R.to_app(ref, a.as_ast())
+    out: list[z3.BoolRef] = []
+    for i in range(R.get_app_num_args(ref, app)):
+        arg = R.get_app_arg(ref, app, i)
+        quantified = R.get_ast_kind(ref, arg) == z3.Z3_QUANTIFIER_AST
+        out.append(z3.QuantifierRef(arg, ctx) if quantified else z3.BoolRef(arg, ctx))
+    return out

@@ -125,7 +125,7 @@ def conjuncts(e: z3.BoolRef) -> list[z3.BoolRef]:
         x = todo.pop()
         op = F.op_kind(x) if isinstance(x, z3.ExprRef) else -1  # z3.is_and, z3.is_true without wrappers
         if op == z3.Z3_OP_AND:
-            todo.extend(reversed(x.children()))
+            todo.extend(reversed(F.bool_children(x)))
         elif op != z3.Z3_OP_TRUE:
             out.append(x)
     return out
