@@ -22,13 +22,26 @@ class PyPrinter:
 
     def __init__(self, fields: dict[str, Val]):
         self._memo: dict[tuple[int, int], tuple[z3.ExprRef, str]] = {}
+        self._texts: dict[tuple[int, int], tuple[object, str]] = {}  # a field term's key -> (the term, its text)
         self.names: dict[str, tuple[str, TypeRef]] = {}
         for name, v in fields.items():
             if v.kind == "any":
                 continue
-            self.names[str(v.z)] = (f"self.{name}", v.type if v.kind != "optional" else v.type.args[0])
+            self.names[self._remember(v.z)] = (f"self.{name}", v.type if v.kind != "optional" else v.type.args[0])
             if v.kind == "optional":
-                self.names[str(v.is_none)] = (f"self.{name} is None", TypeRef(TypeKind.BOOL))
+                self.names[self._remember(v.is_none)] = (f"self.{name} is None", TypeRef(TypeKind.BOOL))
+
+    def _remember(self, e: object) -> str:
+        text = str(e)
+        if isinstance(e, z3.AstRef):  # the fields' terms, alive as long as the class's semantics
+            self._texts[(id(e.ctx), e.get_id())] = (e, text)
+        return text
+
+    def _text(self, e: z3.ExprRef) -> str:
+        """str(e): a field's term's text as printed once (z3's printer takes ~0.1 ms a
+        call; the same term has the same text), anything else printed now."""
+        hit = self._texts.get((id(e.ctx), e.get_id()))
+        return hit[1] if hit is not None else str(e)
 
     def __call__(self, e: z3.ExprRef) -> str:
         return self.p(e, 0)
@@ -42,8 +55,8 @@ class PyPrinter:
         return hit[1]
 
     def enum_member(self, other: z3.ExprRef, k: z3.ExprRef) -> str | None:
-        if z3.is_const(other) and str(other) in self.names and z3.is_int_value(k):
-            t = self.names[str(other)][1]
+        if z3.is_int_value(k) and z3.is_const(other) and self._text(other) in self.names:
+            t = self.names[self._text(other)][1]
             if t.kind == "enum" and 0 <= k.as_long() < len(t.members):
                 return f"{t.name}.{t.members[k.as_long()]}"
         return None
@@ -59,12 +72,12 @@ class PyPrinter:
             return (str(v), 9) if v >= 0 else (str(v), 7)
         if z3.is_string_value(e):
             return repr(e.as_string()), 9
-        if z3.is_const(e) and str(e) in self.names:
-            text = self.names[str(e)][0]
+        if z3.is_const(e) and self._text(e) in self.names:
+            text = self.names[self._text(e)][0]
             return text, 4 if text.endswith("is None") else 9
         if z3.is_app(e) and e.num_args() == 1 and e.decl().name() in ("none", "truth") \
-                and z3.is_const(e.arg(0)) and str(e.arg(0)) in self.names:  # an opaque field
-            text = self.names[str(e.arg(0))][0]
+                and z3.is_const(e.arg(0)) and self._text(e.arg(0)) in self.names:  # an opaque field
+            text = self.names[self._text(e.arg(0))][0]
             return (f"{text} is None", 4) if e.decl().name() == "none" else (f"bool({text})", 9)
         k = e.decl().kind() if z3.is_app(e) else None
         args = e.children()
@@ -103,7 +116,7 @@ class PyPrinter:
                     return f"{self.p(a, 5)} == {self.p(b, 5)}", 4
             member = self.enum_member(a, b) or self.enum_member(b, a)
             if member:
-                field = a if z3.is_const(a) and str(a) in self.names else b
+                field = a if z3.is_const(a) and self._text(a) in self.names else b
                 return f"{self.p(field, 5)} {op} {member}", 4
             return f"{self.p(a, 5)} {op} {self.p(b, 5)}", 4
         cmp = {z3.Z3_OP_LE: "<=", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">"}
@@ -135,8 +148,8 @@ class PyPrinter:
         if k == z3.Z3_OP_SEQ_SUFFIX:
             return f"{self.p(args[1], 9)}.endswith({self.p(args[0], 0)})", 9
         if k == z3.Z3_OP_DT_ACCESSOR and e.decl().name().endswith(".keys") and z3.is_const(args[0]) \
-                and str(args[0]) in self.names:  # a dict's keys: the dict itself, for len and in
-            return self.names[str(args[0])][0], 9
+                and self._text(args[0]) in self.names:  # a dict's keys: the dict itself, for len and in
+            return self.names[self._text(args[0])][0], 9
         if k == z3.Z3_OP_SEQ_UNIT and z3.is_int_value(args[0]):
             return f"[{args[0].as_long()}]", 9
         raise NotPrintable(e.decl().name() if z3.is_app(e) else "a quantifier")  # not str(e): slow on big terms
