@@ -94,3 +94,18 @@ def test_bool_children_are_the_bindings() -> None:
         made, expected = F.bool_children(e), e.children()
         assert [type(c) for c in made] == [type(c) for c in expected]
         assert all(a.eq(b) for a, b in zip(made, expected)) and len(made) == len(expected)
+
+
+def test_add_asserts_what_the_binding_asserts() -> None:
+    p, q = z3.Bools("p q")
+    x = z3.Int("x")
+    for terms in [(p, z3.Not(q), x > 2), (p, True), (), (z3.ForAll([x], x * x >= 0), q)]:
+        fast, slow = z3.SimpleSolver(), z3.SimpleSolver()
+        F.add(fast, *terms)
+        slow.add(*terms)
+        assert [a.sexpr() for a in fast.assertions()] == [a.sexpr() for a in slow.assertions()]
+        assert fast.check() == slow.check()
+    other = z3.Context()
+    s = z3.SimpleSolver(ctx=other)
+    F.add(s, z3.Bool("r", other))  # a solver of another context: its own terms
+    assert [a.sexpr() for a in s.assertions()] == ["r"]

@@ -118,3 +118,17 @@ def bool_children(a: z3.BoolRef) -> list[z3.BoolRef]:
         quantified = R.get_ast_kind(ref, arg) == z3.Z3_QUANTIFIER_AST
         out.append(z3.QuantifierRef(arg, ctx) if quantified else z3.BoolRef(arg, ctx))
     return out
+
+
+def add(solver: z3.Solver, *terms: Any) -> None:
+    """solver.add(*terms): the binding casts each term to the Boolean sort (a sort look-up
+    and comparison in Python) before the C call asserting it; Boolean terms of the
+    solver's context are asserted by the same C call at once, in the same order. Anything
+    else goes through the binding."""
+    ctx = solver.ctx
+    if not all(isinstance(t, z3.BoolRef) and t.ctx is ctx for t in terms):
+        solver.add(*terms)
+        return
+    ref = ctx.ref()
+    for t in terms:
+        C.Z3_solver_assert(ref, solver.solver, t.as_ast())

@@ -18,6 +18,7 @@ import z3
 from z3 import z3core as C
 
 from contractor.z3backend import dag
+from contractor.z3backend import fastterms as F
 
 MAX_ATOMS = 64  # beyond this, a formula is shown as it is
 
@@ -192,14 +193,14 @@ def truth_table(constraints: list[z3.BoolRef], bits: list[z3.BoolRef], count: Ca
         if r != z3.sat:
             return None
         m = solver.model()
-        values = tuple(z3.is_true(m.eval(a, model_completion=True)) for a in atom_list)
-        truths = [m.eval(b, model_completion=True) for b in bits]
-        if not all(z3.is_true(t) or z3.is_false(t) for t in truths):
+        values = tuple(F.op_kind(m.eval(a, model_completion=True)) == z3.Z3_OP_TRUE for a in atom_list)
+        truths = [F.op_kind(m.eval(b, model_completion=True)) for b in bits]  # z3.is_true, is_false
+        if not all(t in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE) for t in truths):
             return None  # a bit the atoms leave open (not expected of a quantifier-free bit)
-        rows.append((values, tuple(z3.is_true(t) for t in truths)))
+        rows.append((values, tuple(t == z3.Z3_OP_TRUE for t in truths)))
         if not atom_list:
             return TruthTable(atom_list, rows)
-        solver.add(z3.Or(*[z3.Not(a) if v else a for a, v in zip(atom_list, values)]))
+        F.add(solver, F.or_(*[F.not_(a) if v else a for a, v in zip(atom_list, values)]))
 
 
 def entailed(lits: list[z3.BoolRef], formula: z3.BoolRef,

@@ -24,6 +24,7 @@ import z3
 
 from contractor.backend import Enabled, Target
 from contractor.typestate import Certainty
+from contractor.z3backend import fastterms as F
 from contractor.z3backend.isolated import IsolatedModel, history_sensitive, solver_in
 from contractor.z3backend.readable import Budget, TruthTable, conjunction_of_literals, truth_table
 from contractor.z3backend.split import Group, SymbolIndex, method_groups, state_groups
@@ -150,8 +151,8 @@ class Reuse:
         def here(e: z3.BoolRef) -> z3.BoolRef:
             return e if ctx is None else e.translate(ctx)
 
-        solver.add(*[here(c) for c in g.constraints])
-        solver.add(*[here(e if a in pattern else z3.Not(e)) for a, e in g.pre.items()])
+        F.add(solver, *[here(c) for c in g.constraints])
+        F.add(solver, *[here(e if a in pattern else F.not_(e)) for a, e in g.pre.items()])
         out: list[Answer] = []
         while True:
             r = self.b.check(solver)
@@ -167,7 +168,7 @@ class Reuse:
             out.append((bits, {(part, k): self.b.value(m, v) for part, k, v in g.terms}))
             if copy or not g.post:
                 return out  # a copied part, or one deciding no bit, has exactly one answer
-            solver.add(here(z3.Or(*[z3.Not(e) if a in bits else e for a, e in g.post.items()])))
+            F.add(solver, here(F.or_(*[F.not_(e) if a in bits else e for a, e in g.post.items()])))
 
     def parallel_ready(self) -> bool:
         """Every method split and decided exactly: its pairs may go to worker processes."""

@@ -12,6 +12,7 @@ from typing import Any
 import z3
 from z3 import z3core as C
 
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import rawapi as R
 
 FLOAT = z3.Float64()
@@ -70,9 +71,10 @@ def truth(model: Any, e: z3.BoolRef, timeout_ms: int = TRUTH_MS) -> bool | None:
     closed formula is decided here by a query of its own; reading it as false (as
     `is_true` alone would) put objects in states they are not in."""
     v = model.eval(e, model_completion=True)
-    if z3.is_true(v):
+    op = F.op_kind(v)  # z3.is_true(v), z3.is_false(v) without a declaration object each
+    if op == z3.Z3_OP_TRUE:
         return True
-    if z3.is_false(v):
+    if op == z3.Z3_OP_FALSE:
         return False
     if free_constants(v):
         return None  # not closed after all: no single truth value
