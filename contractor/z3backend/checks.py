@@ -16,6 +16,7 @@ import z3
 
 from contractor.errors import BudgetSpent, UnsupportedConstruct
 from contractor.typestate import Finding, FindingKind
+from contractor.z3backend import fastterms as F
 from contractor.z3backend.encoding import Encoder
 from contractor.z3backend.invregion import past_region
 from contractor.z3backend.isolated import IsolatedModel, solver_in
@@ -45,7 +46,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         """The solver's model, None (unsat), or "unknown"; an unknown answer to a question
         naming `undecided` is reported as an unknown finding, never silently dropped."""
         s = make_solver(b.timeout_ms, core=True)  # z3util.make_solver: zipfile's checks 20 s -> 4 s
-        s.add(*parts)
+        F.add(s, *parts)
         # sets' items and dicts' keys are distinct: checked per model, with a ground lemma
         # where a model repeats one, as the exploration does (a quantifier makes z3 time out)
         enc = Encoder(sem, s, b.timeout_ms, b._count, distinct=list(sem.distinct_seqs))
@@ -115,12 +116,12 @@ def method_findings(b: Z3Backend) -> list[Finding]:
                 out.extend(never)
                 if any(f.kind == FindingKind.NEVER_ENABLED for f in never):
                     continue
-        normal = z3.Not(o.raised)
+        normal = F.not_(o.raised)
         try:
             inv_after = b.invariant_after(o)
         except UnsupportedConstruct:
             continue
-        some_path = [x for x in base if not x.eq(z3.Not(o.unknown))]  # unknown paths may succeed
+        some_path = [x for x in base if not x.eq(F.not_(o.unknown))]  # unknown paths may succeed
         # a must initial state of the exploration is an object this constructor built meeting
         # the invariant: the constructor is satisfiable, asking again would only repeat it
         if is_ctor and inv_exact and name not in b.constructed and solve(*some_path, normal, inv_after) is None:
@@ -128,7 +129,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
                                "arguments meeting its precondition lead to an object satisfying the invariant",
                                name, line=line))
         if inv_exact:
-            m = None if clean else solve(*base, normal, z3.Not(inv_after),
+            m = None if clean else solve(*base, normal, F.not_(inv_after),
                                          undecided=f"{name}() can break the class invariant", method=name, line=line)
             if is_model(m):
                 out.append(Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
@@ -138,7 +139,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
         if clean:
             continue
         if method.postconditions and o.post_exact:
-            m = solve(*base, normal, z3.Not(o.post_ok), undecided=f"{name}() can break its postcondition",
+            m = solve(*base, normal, F.not_(o.post_ok), undecided=f"{name}() can break its postcondition",
                       method=name, line=line)
             if is_model(m):
                 out.append(Finding(FindingKind.BREAKS_POSTCONDITION, f"{name}() can break its postcondition",
@@ -150,7 +151,7 @@ def method_findings(b: Z3Backend) -> list[Finding]:
 def _base(o: Outcome, is_ctor: bool, invariant: z3.BoolRef) -> list[z3.BoolRef]:
     """What every check about a method assumes: its precondition, well-formed arguments, the
     paths the translation followed, and (a method, not a constructor) the class invariant."""
-    base = [o.pre, *[w for w in map(_wf, o.args.values())], z3.Not(o.unknown)]
+    base = [o.pre, *[w for w in map(_wf, o.args.values())], F.not_(o.unknown)]
     return base if is_ctor else [*base, invariant]
 
 
@@ -158,17 +159,17 @@ def _violations(b: Z3Backend, name: str, o: Outcome, is_ctor: bool, inv_exact: b
     """What method_findings asks to be satisfiable with `_base` about `name` after its
     never-enabled and constructor checks: normal ends breaking the invariant or the
     postcondition, and the raise sites; None where the invariant after it cannot be expressed."""
-    normal = z3.Not(o.raised)
+    normal = F.not_(o.raised)
     try:
         inv_after = b.invariant_after(o)
     except UnsupportedConstruct:
         return None
-    out = [z3.And(normal, z3.Not(inv_after))] if inv_exact else []
+    out = [F.and_(normal, F.not_(inv_after))] if inv_exact else []
     if b.model.methods[name].postconditions and o.post_exact:
-        out.append(z3.And(normal, z3.Not(o.post_ok)))
+        out.append(F.and_(normal, F.not_(o.post_ok)))
     sites = _raise_sites(b, name, o, is_ctor)
     if sites:
-        out.append(z3.Or(*[s.cond for s in sites]))
+        out.append(F.or_(*[s.cond for s in sites]))
     return out
 
 
@@ -180,12 +181,12 @@ def _all_hold(b: Z3Backend, methods: list[tuple[list[z3.BoolRef], list[z3.BoolRe
     """Whether one query proves that no method's violations (`_violations`) can happen: the
     disjunction over the methods of base and some violation is unsat. False where it is
     sat or unknown, or there are fewer than two checks or more than MAX_MERGED to merge."""
-    cases = [z3.And(*base, z3.Or(*bad)) for base, bad in methods if bad]
+    cases = [F.and_(*base, F.or_(*bad)) for base, bad in methods if bad]
     checks = sum(len(bad) for _, bad in methods if bad)
     if checks < 2 or checks > MAX_MERGED:
         return False
     s = make_solver(min(b.timeout_ms, MERGED_MS), core=True)
-    s.add(z3.Or(*cases))
+    F.add(s, F.or_(*cases))
     enc = Encoder(b.sem, s, b.timeout_ms, b._count, distinct=list(b.sem.distinct_seqs))
     for _ in range(MAX_REFINEMENTS):
         try:
@@ -212,9 +213,9 @@ def raise_findings(b: Z3Backend, name: str, o: Outcome, base: list[z3.BoolRef], 
     # an exception of outside code first, when it can happen: the other sites' examples may
     # rest on what outside code returned (a None), which no run of the real code may confirm
     outside = [s for s in sites if s.what.startswith("an exception from")]
-    m = solve(*base, z3.Or(*[s.cond for s in outside])) if outside and len(outside) < len(sites) else None
+    m = solve(*base, F.or_(*[s.cond for s in outside])) if outside and len(outside) < len(sites) else None
     if not is_model(m):
-        m = solve(*base, z3.Or(*[s.cond for s in sites]),
+        m = solve(*base, F.or_(*[s.cond for s in sites]),
                   undecided=f"{name}() can raise although its precondition holds",
                   method=name, line=b.model.methods[name].location.line)
     if m is None or not is_model(m):
@@ -243,7 +244,7 @@ def bounded_invariant_finding(b: Z3Backend, name: str, o: Outcome, base: list[z3
     past the bound were not checked, and an unknown finding says so."""
     past = b.past_invariant(o, not is_ctor)
     assert past is not None  # only asked when the invariant has a bounded part
-    m = solve(*base, z3.Not(past), z3.Not(inv_after), undecided=f"{name}() can break the class invariant",
+    m = solve(*base, F.not_(past), F.not_(inv_after), undecided=f"{name}() can break the class invariant",
               method=name, line=line)
     if is_model(m):
         return [Finding(FindingKind.BREAKS_INVARIANT, f"{name}() can break the class invariant",
@@ -264,7 +265,7 @@ def bounded_never_enabled(b: Z3Backend, name: str, invariant: z3.BoolRef, solve:
     past = past_region(b.sem.past_invariant)
     assert past is not None  # only asked when the invariant has a bounded part
     enabled = b.sem.enabled[name]
-    if solve(invariant, z3.Not(past), enabled, undecided=f"{name}() is never enabled", method=name,
+    if solve(invariant, F.not_(past), enabled, undecided=f"{name}() is never enabled", method=name,
              line=line) is not None:
         return []  # enabled within the bound, or undecided (reported)
     if solve(invariant, past, enabled) is None:
