@@ -33,6 +33,8 @@ def main() -> None:
     import contractor.state_tests
     import contractor.target
     import contractor.z3backend  # noqa: F401  (imports z3's main context too)
+    import contractor.z3backend.checks  # the findings' module, imported by the backend when first asked
+    import contractor.z3backend.oneread  # noqa: F401  (imported by the semantics when a method is first read)
     from contractor import api
 
     z3.main_ctx()
