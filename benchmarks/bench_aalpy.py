@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,33 +69,50 @@ def setup() -> None:
     print(f"AALpy installed in {VENV}")
 
 
-def _env() -> dict[str, str]:
+@dataclass(frozen=True)
+class Contractor:
+    """How contractor's processes run: this interpreter with the source tree on PYTHONPATH,
+    or (--python) another interpreter whose environment has contractor installed, not
+    editable, run outside the source tree as a user's install is (an editable install's
+    import finder costs every process start about 8 ms that AALpy's environment does not pay)."""
+
+    python: str
+    env: dict[str, str]
+    cwd: Path
+
+
+def contractor_runner(python: str | None) -> Contractor:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if python is not None:
+        env.pop("PYTHONPATH", None)
+        return Contractor(python, env, Path(tempfile.gettempdir()))
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
+    return Contractor(sys.executable, env, ROOT)
 
 
-def _timed(cmd: list[str], env: dict[str, str], timeout: float | None = None) -> tuple[float, float, str]:
+def _timed(cmd: list[str], env: dict[str, str], timeout: float | None = None,
+           cwd: Path = ROOT) -> tuple[float, float, str]:
     """Wall time, CPU time (user + system) and standard output of one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
-def run_contractor(path: str, cls: str) -> tuple[float, float, dict]:
+def run_contractor(c: Contractor, path: str, cls: str) -> tuple[float, float, dict]:
     """contractor end to end: wall time, CPU time and typestate.json."""
     with tempfile.TemporaryDirectory() as out:
-        wall, cpu, _ = _timed([sys.executable, "-m", "contractor", "infer", f"{path}:{cls}", "--out", out, "-q"],
-                              _env())
+        wall, cpu, _ = _timed([c.python, "-m", "contractor", "infer", f"{ROOT / path}:{cls}", "--out", out, "-q"],
+                              c.env, cwd=c.cwd)
         return wall, cpu, json.loads((Path(out) / "typestate.json").read_text())
 
 
-def run_contractor_inprocess(path: str, cls: str) -> dict:
+def run_contractor_inprocess(c: Contractor, path: str, cls: str) -> dict:
     """contractor's `api.infer` call timed inside a fresh process, after its imports."""
-    _, _, stdout = _timed([sys.executable, "benchmarks/contractor_inprocess.py", path, cls], _env())
+    script = ROOT / "benchmarks" / "contractor_inprocess.py"
+    _, _, stdout = _timed([c.python, str(script), str(ROOT / path), cls], c.env, cwd=c.cwd)
     return json.loads(stdout)
 
 
@@ -135,6 +153,8 @@ def main() -> None:
     parser.add_argument("--aalpy-timeout", type=float, default=60.0,
                         help="seconds after which AALpy's warm-up run is stopped and the class reported as such")
     parser.add_argument("--only", default="", help="comma-separated class names")
+    parser.add_argument("--python", help="contractor's interpreter: its environment has contractor installed, "
+                                         "not editable (default: this one, with the source tree on PYTHONPATH)")
     args = parser.parse_args()
     if args.setup:
         setup()
@@ -142,6 +162,8 @@ def main() -> None:
     if not PYTHON.exists():
         sys.exit(f"no AALpy environment: run `python {Path(__file__).name} --setup` first")
     only = set(filter(None, args.only.split(",")))
+    c = contractor_runner(args.python)
+    print(f"contractor: {c.python}{' (installed, not editable)' if args.python else ' (source tree)'}")
     print(f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.runs} interleaved rounds per class; "
           "ratio = contractor / AALpy (< 1: contractor faster), median of per-round ratios")
     print(f"{'':15} {'end to end (fresh processes)':^38} | {'in process (after imports)':^38} |")
@@ -153,17 +175,17 @@ def main() -> None:
     for path, cls in CLASSES:
         if only and cls not in only:
             continue
-        run_contractor(path, cls)  # warm-up: bytecode as a user has it
+        run_contractor(c, path, cls)  # warm-up: bytecode as a user has it
         if run_aalpy(path, cls, args.algorithm, args.aalpy_timeout)[2] is None:
-            wall, cpu, typestate = run_contractor(path, cls)
-            inside = run_contractor_inprocess(path, cls)
+            wall, cpu, typestate = run_contractor(c, path, cls)
+            inside = run_contractor_inprocess(c, path, cls)
             unfinished.append(cls)
             print(f"{cls:15} {wall:9.3f}s {'>' + format(args.aalpy_timeout, '.0f'):>7}s {'-':>6} {'-':>6}     | "
                   f"{inside['seconds']:9.3f}s {'-':>8} {'-':>6} {'-':>6}     | "
                   f"{typestate['stats']['states']:>5}/? {typestate['stats']['queries']:>6}/?  "
                   f"AALpy still learning after {args.aalpy_timeout:.0f} s (1 run)", flush=True)
             continue
-        rounds = [(run_contractor(path, cls), run_contractor_inprocess(path, cls),
+        rounds = [(run_contractor(c, path, cls), run_contractor_inprocess(c, path, cls),
                    run_aalpy(path, cls, args.algorithm, None)) for _ in range(args.runs)]
         per = {
             "e2e wall": [c[0] / a[0] for c, _, a in rounds],
