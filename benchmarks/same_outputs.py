@@ -13,12 +13,19 @@ compared apart: a speed-up that asks fewer queries changes them, and only them.
 
 Prints one line per target (same / differs, with the first differing line of each file)
 and exits 1 when any output differs beyond the masked time and the query counts.
+
+With --shape, a target whose outputs differ is also compared by its typestate's shape
+(typestate.json's states with their enabled methods, transitions with their certainty,
+initializations, completeness, and the findings' kinds and methods): a change of term ids
+(a memo that makes fewer terms) may make z3 pick other witnesses, and only those. Then
+only a differing shape makes the exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -62,6 +69,18 @@ def mask(text: str, rules: list[tuple[re.Pattern[str], str]]) -> str:
     return text
 
 
+def shape(found: dict[str, str]) -> object:
+    """The typestate's shape (see --shape), or the run's status where it wrote none."""
+    text = found.get("typestate.json")
+    if text is None:
+        return found.get("<status>")
+    ts = json.loads(text)
+    return ([(s["id"], sorted(s["enabled"])) for s in ts["states"]],
+            sorted((t["source"], t["method"], t["target"], t["certainty"]) for t in ts["transitions"]),
+            sorted((t["constructor"], t["target"], t["certainty"]) for t in ts["initializations"]),
+            ts["complete"], sorted((f["kind"], f.get("method")) for f in ts["findings"]))
+
+
 def first_difference(a: str, b: str) -> str:
     for line in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0):
         if line.startswith(("-", "+")) and not line.startswith(("---", "+++")):
@@ -74,9 +93,10 @@ def main() -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--only", default="", help="comma-separated substrings of targets")
+    parser.add_argument("--shape", action="store_true", help="fail only where the typestates' shapes differ")
     args = parser.parse_args()
     only = [s for s in args.only.split(",") if s]
-    differ = 0
+    differ = shapes_differ = 0
     for target in targets():
         if only and not any(s in target for s in only):
             continue
@@ -93,8 +113,16 @@ def main() -> None:
                 continue
             differ += 1
             notes.append(f"{name} DIFFERS: {first_difference(x, y)}")
+        if args.shape and notes and any("DIFFERS" in n for n in notes):
+            same_shape = shape(before) == shape(after)
+            shapes_differ += not same_shape
+            notes.insert(0, "SAME SHAPE (states, transitions, certainties, findings)" if same_shape
+                         else "SHAPE DIFFERS")
         print(f"{target:48} {'same' if not notes else '; '.join(notes)}", flush=True)
     print(f"{differ} output file(s) differ beyond the run's time and query counts")
+    if args.shape:
+        print(f"{shapes_differ} typestate shape(s) differ")
+        sys.exit(1 if shapes_differ else 0)
     sys.exit(1 if differ else 0)
 
 

@@ -21,6 +21,7 @@ import z3
 from contractor.errors import TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.facts import ClassFacts
@@ -163,9 +164,12 @@ class ClassSemantics:
     unknowns: list[Unknown] = field(init=False)
     # method -> its one translation (oneread.py), or why it has none
     runs: dict[str, Outcome | UnsupportedConstruct] = field(init=False)
+    # push's rewritings by the formula's node id: formula -> (formula kept alive, rewriting)
+    pushed: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.runs = {}
+        self.pushed = {}
         self.constants = dict(self.model.module_constants)
         self.facts = ClassFacts.read(self.model)  # where `self` escapes, the file's plain classes
         self.inexact = {}
@@ -260,8 +264,16 @@ class ClassSemantics:
 
     def push(self, formula: z3.BoolRef) -> z3.BoolRef:
         """Membership pushed through the updates in `formula`, with quantifiers over the
-        fields the invariant bounds unrolled (membership.py, lenbounds.py)."""
-        return push(formula, self.len_bounds)
+        fields the invariant bounds unrolled (membership.py, lenbounds.py). Rewritten once
+        per formula: the exploration pushes each method's outcome, precondition and
+        invariant after it for every solver it prepares and every all-SAT enumeration
+        (HTTPConnection: 65 pushes of 26 formulas, 0.9 s); the formula is kept alive with
+        its rewriting, so its id stays its own."""
+        key = F.node_id(formula)
+        hit = self.pushed.get(key)
+        if hit is None:
+            hit = self.pushed[key] = (formula, push(formula, self.len_bounds))
+        return hit[1]
 
     def rewritten(self, formula: z3.BoolRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.BoolRef:
         """`formula` with `pairs` substituted, then pushed (`push`); left as it is when there
