@@ -9,7 +9,8 @@ report.html) and printed (the summary), byte for byte, after masking the run's t
 (`"seconds": ...` in the JSON, `N.NN s` in the summary and report). Query counts are
 compared apart: a speed-up that asks fewer queries changes them, and only them.
 
-    python benchmarks/same_outputs.py BEFORE_TREE AFTER_TREE [--only door,Linear]
+    python benchmarks/same_outputs.py BEFORE_TREE AFTER_TREE [--only door,Linear] [--shape]
+        [--targets zipfile:ZipFile,wave:Wave_write --backend z3]
 
 Prints one line per target (same / differs, with the first differing line of each file)
 and exits 1 when any output differs beyond the masked time and the query counts.
@@ -49,12 +50,14 @@ def targets() -> list[str]:
     return files + [f"{path}:{cls}" for path, cls in CLASSES if not path.startswith("samples/")]
 
 
-def run(tree: Path, target: str, out: Path) -> dict[str, str]:
+def run(tree: Path, target: str, out: Path, backend: str | None = None) -> dict[str, str]:
     """What one run wrote and printed: file name -> text (`<stdout>` the summary)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
-    done = subprocess.run([sys.executable, "-m", "contractor", "infer", str(tree / target), "--out", str(out),
-                           "--jobs", "1"], cwd=tree, env=env, capture_output=True, text=True)
+    where = str(tree / target) if target.split(":")[0].endswith(".py") else target  # or package.module:Class
+    done = subprocess.run([sys.executable, "-m", "contractor", "infer", where, "--out", str(out), "--jobs", "1",
+                           *(["--backend", backend] if backend else [])],
+                          cwd=tree, env=env, capture_output=True, text=True)
     found = {"<stdout>": done.stdout.replace(str(tree), "TREE").replace(str(out), "OUT"),
              "<status>": str(done.returncode)}
     for p in sorted(out.rglob("*")):
@@ -94,15 +97,18 @@ def main() -> None:
     parser.add_argument("after", type=Path)
     parser.add_argument("--only", default="", help="comma-separated substrings of targets")
     parser.add_argument("--shape", action="store_true", help="fail only where the typestates' shapes differ")
+    parser.add_argument("--targets", default="", help="comma-separated targets instead of the samples and "
+                        "Contractor.NET classes (FILE.py:CLASS or package.module:CLASS)")
+    parser.add_argument("--backend", default=None, help="--backend of every run (default: the CLI's)")
     args = parser.parse_args()
     only = [s for s in args.only.split(",") if s]
     differ = shapes_differ = 0
-    for target in targets():
+    for target in [t for t in args.targets.split(",") if t] or targets():
         if only and not any(s in target for s in only):
             continue
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-            before = run(args.before.resolve(), target, Path(a))
-            after = run(args.after.resolve(), target, Path(b))
+            before = run(args.before.resolve(), target, Path(a), args.backend)
+            after = run(args.after.resolve(), target, Path(b), args.backend)
         notes = []
         for name in sorted(set(before) | set(after)):
             x, y = mask(before.get(name, "<missing>"), SECONDS), mask(after.get(name, "<missing>"), SECONDS)

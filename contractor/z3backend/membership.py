@@ -31,7 +31,8 @@ OP = z3.Z3_OP_SEQ_CONCAT
 class Memo:
     """Rewritings by node id: a node rewritten to another term maps to (node, rewriting),
     one left as it is to _KEEP. `alive` holds the terms walked that no caller holds (a
-    quantifier's body with its variables named): z3 reuses the ids of freed terms."""
+    quantifier's body with its variables named; the formulas pushed, where the memo is
+    kept from one push_all to the next): z3 reuses the ids of freed terms."""
 
     def __init__(self, bounds: LenBounds) -> None:
         self.bounds = bounds
@@ -48,11 +49,17 @@ def push(e: z3.ExprRef, bounds: LenBounds = NO_BOUNDS) -> z3.ExprRef:
     return push_all([e], bounds)[0]
 
 
-def push_all(es: list[z3.ExprRef], bounds: LenBounds = NO_BOUNDS) -> list[z3.ExprRef]:
+def push_all(es: list[z3.ExprRef], bounds: LenBounds = NO_BOUNDS, memo: Memo | None = None) -> list[z3.ExprRef]:
     """`push` of each, sharing the rewriting of the subterms they share (the enabledness of
-    every action after one method: the method's post-state terms, in each of them)."""
-    memo = Memo(bounds)
-    return [_walk(e, memo) for e in es]  # (every e stays alive meanwhile: the ids in the memo stay their own)
+    every action after one method: the method's post-state terms, in each of them).
+    `memo` (over `bounds`): the rewritings of earlier calls, kept (the formulas are kept
+    alive in it, so the ids it holds stay their own)."""
+    if memo is None:
+        memo = Memo(bounds)  # every e stays alive meanwhile: the ids in the memo stay their own
+    else:
+        assert memo.bounds is bounds, "a memo holds the rewritings under one set of bounds"
+        memo.alive.extend(es)
+    return [_walk(e, memo) for e in es]
 
 
 _REWRITTEN = (z3.Z3_OP_SEQ_CONTAINS, z3.Z3_OP_SEQ_LENGTH, z3.Z3_OP_SEQ_NTH)
