@@ -90,32 +90,85 @@ def constant_names(e: z3.ExprRef) -> frozenset[str]:
     return frozenset(name(e, n) for n in postorder(e).values() if is_constant(n))
 
 
+def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozenset[str]:
+    """`constant_names(e)`, with `memo` (node id -> the names under it) carried over between
+    calls, so the nodes terms share are visited once (reach.py asks it of every untyped
+    place's identity at every call to outside code: zipfile.ZipFile's constructor walked
+    the same path conditions again for each); the caller keeps the terms it asked about
+    alive (z3 reuses the ids of freed nodes)."""
+    cref = e.ctx_ref()
+    c = R.pointer(cref)
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    waiting: dict[int, list[int]] = {}  # id -> its children's ids, while they are walked
+    stack = [R.pointer(e.as_ast())]
+    while stack:
+        a = stack[-1]
+        key = ast_id(c, a)
+        if key in memo:
+            stack.pop()
+            continue
+        if key in waiting:  # second visit: the children are done
+            stack.pop()
+            ids = waiting.pop(key)
+            first = memo[ids[0]]
+            memo[key] = first.union(*[memo[i] for i in ids[1:]]) if len(ids) > 1 else first
+            continue
+        kind = R.ptr_ast_kind(c, a)
+        children: list[Any] = []
+        if kind == z3.Z3_APP_AST:
+            app = R.ptr_to_app(c, a)
+            children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
+            if not children:
+                memo[key] = frozenset([_symbol(cref, a)]) \
+                    if R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED else _NO_NAMES
+                stack.pop()
+                continue
+        elif kind == z3.Z3_QUANTIFIER_AST:
+            children = [R.ptr_quantifier_body(c, a)]
+        else:  # numerals, bound variables
+            memo[key] = _NO_NAMES
+            stack.pop()
+            continue
+        waiting[key] = [ast_id(c, x) for x in children]
+        stack.extend(children)
+    return memo[ast_id(c, R.pointer(e.as_ast()))]
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def _symbol(cref: Any, a: int) -> str:
+    """The symbol of the application at address `a`, as `name` reads it."""
+    return str(C.Z3_get_symbol_string(cref, C.Z3_get_decl_name(cref, R.get_app_decl(cref, R.to_app(cref, R.boxed(a))))))
+
+
 def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int, bool]) -> bool:
     """Whether an uninterpreted constant under `e` has a name meeting `pred`. `memo` (node id
     -> answer) carries over between calls, so the nodes terms share are visited once; the
     caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes)."""
-    c = e.ctx_ref()
-    stack = [e.as_ast()]
+    cref = e.ctx_ref()
+    c = R.pointer(cref)  # on bare pointers (rawapi.py): HTTPConnection's raise sites asked it 0.2 s
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    stack = [R.pointer(e.as_ast())]
     while stack:
         a = stack[-1]
-        key = R.get_ast_id(c, a)
+        key = ast_id(c, a)
         if key in memo:
             stack.pop()
             continue
-        kind = R.get_ast_kind(c, a)
+        kind = R.ptr_ast_kind(c, a)
         children: list[Any] = []
         if kind == z3.Z3_APP_AST:
-            app = R.to_app(c, a)
-            children = [R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]
+            app = R.ptr_to_app(c, a)
+            children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
             if not children:
-                decl = R.get_app_decl(c, app)
-                memo[key] = R.get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED \
-                    and pred(C.Z3_get_symbol_string(c, C.Z3_get_decl_name(c, decl)))
+                memo[key] = R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED \
+                    and pred(_symbol(cref, a))
                 stack.pop()
                 continue
         elif kind == z3.Z3_QUANTIFIER_AST:
-            children = [R.get_quantifier_body(c, a)]
-        ids = [R.get_ast_id(c, x) for x in children]
+            children = [R.ptr_quantifier_body(c, a)]
+        ids = [ast_id(c, x) for x in children]
         pending = [x for x, i in zip(children, ids) if i not in memo]
         if pending:
             stack.extend(pending)
@@ -186,8 +239,27 @@ def has_sort(terms: list[z3.ExprRef], kinds: tuple[int, ...]) -> bool:
 
 
 def has_quantifier(e: z3.ExprRef) -> bool:
-    return any(n.kind == z3.Z3_QUANTIFIER_AST for n in postorder(e).values())
+    """Whether a quantifier occurs in `e`: a walk over raw pointers, each shared node once,
+    that stops at the first (the qe results it is asked of are quantifier-free and wide:
+    building `postorder`'s nodes for them was 0.1 s of zipfile.ZipFile's guards)."""
+    c = R.pointer(e.ctx_ref())
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    seen: set[int] = set()
+    stack = [R.pointer(e.as_ast())]
+    while stack:
+        a = stack.pop()
+        key = ast_id(c, a)
+        if key in seen:
+            continue
+        seen.add(key)
+        kind = R.ptr_ast_kind(c, a)
+        if kind == z3.Z3_QUANTIFIER_AST:
+            return True
+        if kind == z3.Z3_APP_AST:
+            app = R.ptr_to_app(c, a)
+            stack.extend([arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))])
+    return False
 
 
-__all__ = ["Node", "bool_atoms", "constant_names", "expr", "free_constants", "has_quantifier", "has_sort",
-           "is_constant", "mentions_constant", "name", "postorder"]
+__all__ = ["Node", "bool_atoms", "constant_names", "constant_names_in", "expr", "free_constants", "has_quantifier",
+           "has_sort", "is_constant", "mentions_constant", "name", "postorder"]

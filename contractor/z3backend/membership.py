@@ -74,7 +74,8 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     cref, ctx = e.ctx_ref(), e.ctx
     c = R.pointer(cref)  # the walk reads bare pointers (rawapi.py); `boxed` turns one into an AST object
     stack = [R.pointer(e.as_ast())]
-    seen: dict[int, tuple[list[int], list[int]]] = {}  # node id -> its children, while they are walked
+    # node id -> its children, their ids, the node as an application and its kind, while they are walked
+    seen: dict[int, tuple[list[int], list[int], int, int]] = {}
     ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
     while stack:
         a = stack[-1]
@@ -82,36 +83,43 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
         if key in done:
             stack.pop()
             continue
-        kind = R.ptr_ast_kind(c, a)
-        if kind == z3.Z3_QUANTIFIER_AST:
-            q = _z3py._to_expr_ref(R.boxed(a), ctx)
-            _record(done, key, q, _quantifier(q, memo))
+        walked = seen.pop(key, None)
+        if walked is not None:  # second visit: the children are done
+            args, ids, app, op = walked
             stack.pop()
-            continue
-        if kind != z3.Z3_APP_AST:
-            done[key] = _KEEP  # numerals, bound variables
-            stack.pop()
-            continue
-        app = R.ptr_to_app(c, a)
-        if key not in seen and _maybe_removal(c, app):
-            node = _z3py._to_expr_ref(R.boxed(a), ctx)
-            removed = removal(node)
-            if removed is not None:  # rewritten as a whole: its parts' rewritings would break its shape
-                stack.pop()
-                _record(done, key, node, _removal_walked(node, removed, memo))
-                continue
-        if key in seen:  # second visit: the children are done
-            args, ids = seen.pop(key)
         else:
-            args = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
+            kind = R.ptr_ast_kind(c, a)
+            if kind == z3.Z3_QUANTIFIER_AST:
+                q = _z3py._to_expr_ref(R.boxed(a), ctx)
+                _record(done, key, q, _quantifier(q, memo))
+                stack.pop()
+                continue
+            if kind != z3.Z3_APP_AST:
+                done[key] = _KEEP  # numerals, bound variables
+                stack.pop()
+                continue
+            app = R.ptr_to_app(c, a)
+            op = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
+            if _maybe_removal(c, app, op):
+                node = _z3py._to_expr_ref(R.boxed(a), ctx)
+                removed = removal(node)
+                if removed is not None:  # rewritten as a whole: its parts' rewritings would break its shape
+                    stack.pop()
+                    _record(done, key, node, _removal_walked(node, removed, memo))
+                    continue
+            n = R.ptr_app_num_args(c, app)
+            if not n and op not in _REWRITTEN:  # a constant: nothing to rewrite
+                done[key] = _KEEP
+                stack.pop()
+                continue
+            args = [arg(c, app, j) for j in range(n)]
             ids = [ast_id(c, x) for x in args]
             pending = [x for x, i in zip(args, ids) if i not in done]
             if pending:
-                seen[key] = (args, ids)
+                seen[key] = (args, ids, app, op)
                 stack.extend(pending)
                 continue
-        stack.pop()
-        op = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
+            stack.pop()
         if op not in _REWRITTEN and all(done[i] is _KEEP for i in ids):
             done[key] = _KEEP
             continue
@@ -131,11 +139,11 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     return _rewritten(e, done)
 
 
-def _maybe_removal(c: int, app: int) -> bool:
-    """The node may be a set removal (mappings.remove): an if-then-else whose else branch is
-    a concatenation, or a concatenation of two parts the first an extraction (read on
-    pointers: most nodes are neither, and get no Python object)."""
-    op = R.ptr_decl_kind(c, R.ptr_app_decl(c, app))
+def _maybe_removal(c: int, app: int, op: int) -> bool:
+    """The node (an application of a declaration of kind `op`) may be a set removal
+    (mappings.remove): an if-then-else whose else branch is a concatenation, or a
+    concatenation of two parts the first an extraction (read on pointers: most nodes are
+    neither, and get no Python object)."""
     if op == z3.Z3_OP_ITE:
         last = R.ptr_to_app(c, R.ptr_app_arg(c, app, 2))
         return bool(R.ptr_ast_kind(c, R.ptr_app_arg(c, app, 2)) == z3.Z3_APP_AST

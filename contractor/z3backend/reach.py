@@ -31,7 +31,7 @@ from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
-from contractor.z3backend.dag import constant_names
+from contractor.z3backend.dag import constant_names_in
 from contractor.z3backend.escape import may_be_self
 from contractor.z3backend.values import Val
 
@@ -159,7 +159,7 @@ class Reach(_Host):
                 continue
             parts = _through(t)
             if parts is None:
-                memo[key] = (t, constant_names(t))
+                memo[key] = (t, constant_names_in(t, self.__dict__.setdefault("_names_under", {})))
                 todo.pop()
                 continue
             pending = [b for b in parts if F.node_id(b) not in memo]

@@ -26,7 +26,9 @@ def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: boo
 
     read = [*o.args.values(), *[v for k, v in o.after.items() if shown(k, v)],
             *([v for k, v in fields.items() if shown(k, v)] if with_source else [])]
-    known = opaque_values(m, [v.z for v in read if v.kind == "opaque"])
+    known: dict[int, z3.ExprRef] = {}
+    for kind in BATCHED:
+        known.update(opaque_values(m, [v.z for v in read if v.kind == kind and isinstance(v.z, z3.ExprRef)]))
     w = {"args": {k: value(m, v, known) for k, v in o.args.items()},
          "after": {k: value(m, v, known) for k, v in o.after.items() if shown(k, v)}}
     if with_source:
@@ -34,21 +36,30 @@ def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: boo
     return w
 
 
+# the kinds of values a witness reads by one evaluation each (of one sort per kind): evaluated at once
+BATCHED = ("opaque", "int", "bool", "str")
+
+
 def opaque_values(m: z3.ModelRef, terms: list[z3.ExprRef]) -> dict[int, z3.ExprRef]:
-    """What the untyped values `terms` evaluate to in m, by term id, in one evaluation of
-    the sequence of them all (empty where m does not give it as a sequence of units).
+    """What the terms (of one sort) evaluate to in m, by term id, in one evaluation of the
+    sequence of them all (empty where m does not give it as a sequence of units).
 
     An untyped field's value after a method is an if-then-else over the paths that handed
     it to outside code, each on the whole path condition; evaluated one by one, every
     field evaluated those conditions again (HTTPConnection's witnesses: 0.37 s of model
-    evaluation, 0.08 s at once). The evaluation of a term is that of each of its subterms,
-    so each unit holds what the term's own evaluation gives."""
+    evaluation, 0.08 s at once); so do the ints and Booleans the paths set. The
+    evaluation of a term is that of each of its subterms, so each unit holds what the
+    term's own evaluation gives."""
     distinct: dict[int, z3.ExprRef] = {}
     for t in terms:
         distinct.setdefault(F.node_id(t), t)
     if len(distinct) < 2:
         return {}
-    units = _units(m.eval(z3.Concat(*[z3.Unit(t) for t in distinct.values()]), model_completion=True))
+    try:
+        together = z3.Concat(*[z3.Unit(t) for t in distinct.values()])
+    except z3.Z3Exception:  # not of one sort after all: one by one
+        return {}
+    units = _units(m.eval(together, model_completion=True))
     if units is None or len(units) != len(distinct):
         return {}
     return dict(zip(distinct, units))
@@ -104,7 +115,8 @@ def value(m: z3.ModelRef, v: Val, known: dict[int, z3.ExprRef] | None = None) ->
         return f"{v.type.name}.{v.type.members[k]}" if 0 <= k < len(v.type.members) else k
     if v.kind == "class":
         return f"<{v.type.name} object>"
-    return py_value(m.eval(v.z, model_completion=True))
+    got = known.get(F.node_id(v.z)) if known and isinstance(v.z, z3.ExprRef) else None
+    return py_value(got if got is not None else m.eval(v.z, model_completion=True))
 
 
 def container_value(m: z3.ModelRef, v: Val) -> list[Any]:
