@@ -102,7 +102,7 @@ class Reach(_Host):
         if not held:
             return
         holds: dict[str, list[Val]] = self.__dict__.setdefault("_holds", {})
-        for name in self._names(O.oid(new)):
+        for name in sorted(self._names(O.oid(new))):  # sorted: the dict's order is read (_held_by)
             holds.setdefault(name, []).extend(held)
 
     def _held_by(self, identity: z3.ArithRef) -> list[Val]:
@@ -114,7 +114,10 @@ class Reach(_Host):
         seen: set[str] = set()
         todo = [identity]
         while todo:
-            for name in self._names(todo.pop()) & holds.keys() - seen:
+            names = self._names(todo.pop())
+            # in the order the lists were noted, not the set's (hash) order: the items'
+            # fresh truths are made in it, and the terms' ids with them
+            for name in [n for n in holds if n in names and n not in seen]:
                 seen.add(name)
                 for item in holds[name]:
                     out.append(item)

@@ -129,14 +129,22 @@ def projection_first(formula: z3.BoolRef) -> bool:
 
 
 def _apply(name: str, formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
+    """The tactic `name` (then simplify) on `formula` within `timeout_ms`, run in a context
+    of its own: the terms it makes before it succeeds or runs out of time (how many
+    depends on the machine's speed) are not made in the main context, whose term ids (and
+    so the order simplify gives disjunctions) then depend on the answer alone."""
+    scratch = z3.Context()
     try:
-        tactic = z3.TryFor(z3.Then(z3.Tactic(name), z3.Tactic("simplify")), max(1, timeout_ms))
-        goals = tactic(formula)
+        tactic = z3.TryFor(z3.Then(z3.Tactic(name, ctx=scratch), z3.Tactic("simplify", ctx=scratch)),
+                           max(1, timeout_ms), ctx=scratch)
+        goals = tactic(formula.translate(scratch))
     except z3.Z3Exception:
         return None
     parts = [f for g in goals for f in g]
-    result = z3.And(*parts) if len(goals) == 1 else z3.Or(*[z3.And(*g) for g in goals])
-    return None if _has_quantifier(result) else result
+    result = z3.And(*parts, scratch) if len(goals) == 1 else z3.Or(*[z3.And(*g, scratch) for g in goals], scratch)
+    if _has_quantifier(result):
+        return None
+    return result.translate(formula.ctx)
 
 
 def _projected(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
