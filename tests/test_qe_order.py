@@ -3,9 +3,16 @@ the same guard, eliminated exactly, without qe's case splits running into its ti
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import z3
 
 from contractor.z3backend.z3util import QE2_FIRST_BOOLS, eliminate_quantifiers, projection_first
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _guard(n_bools: int, with_int: bool = True) -> tuple[z3.BoolRef, list[z3.ExprRef]]:
@@ -43,4 +50,48 @@ def test_qe2_first_eliminates_exactly() -> None:
     assert s.check() == z3.unsat
     s = z3.Solver()  # and not trivially true: x = 0 enables no path (b_i needs x > i, i >= 0)
     s.add(result, z3.Int("x") == 0)
+    assert s.check() == z3.unsat
+
+
+# a formula qe works on for longer than the timeout it is given below; then five new terms
+# of the context, whose ids are printed
+PROBE = """
+import sys
+import z3
+from contractor.z3backend.z3util import eliminate_quantifiers
+xs = z3.Ints(" ".join(f"x{i}" for i in range(12)))
+ys = z3.Ints(" ".join(f"y{i}" for i in range(6)))
+body = z3.And(*[z3.Or(xs[i] + 2 * ys[i % 6] > xs[(i + 1) % 12], xs[i] - ys[(i + 2) % 6] < 3 * i)
+                for i in range(12)], z3.Sum(xs) == 3 * z3.Sum(ys) + 1)
+formula = z3.Exists(xs, body)
+if sys.argv[1] != "0":
+    eliminate_quantifiers(formula, int(sys.argv[1]))
+print([(z3.Int(f"k{i}") + i).get_id() for i in range(5)])
+"""
+
+
+def test_an_elimination_makes_no_term_in_the_callers_context(tmp_path: Path) -> None:
+    """qe runs in a context of its own (z3util._apply): the terms it makes before it
+    succeeds or runs out of time (how many depends on the machine's speed) would change
+    the ids z3 gives the caller's later terms (it recycles freed ids), and z3.simplify
+    orders disjunctions by id: the shape of every later formula, and the solver's time
+    on it, changed run to run. Each run in a process of its own (a fresh context)."""
+    (tmp_path / "probe.py").write_text(PROBE)
+
+    def ids(timeout_ms: int) -> str:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        return subprocess.run([sys.executable, str(tmp_path / "probe.py"), str(timeout_ms)], env=env,
+                              capture_output=True, text=True, check=True).stdout
+
+    untouched = ids(0)
+    assert ids(100) == untouched
+    assert ids(300) == untouched
+
+
+def test_an_elimination_made_elsewhere_comes_back_to_the_callers_context() -> None:
+    x, y = z3.Ints("x y")
+    result = eliminate_quantifiers(z3.Exists([x], z3.And(x > y, x < 3)), 2000)
+    assert result.ctx is y.ctx and not z3.is_quantifier(result)
+    s = z3.Solver()
+    s.add(result != (y < 2))
     assert s.check() == z3.unsat
