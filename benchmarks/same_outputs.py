@@ -12,6 +12,11 @@ compared apart: a speed-up that asks fewer queries changes them, and only them.
     python benchmarks/same_outputs.py BEFORE_TREE AFTER_TREE [--only door,Linear] [--shape]
         [--targets zipfile:ZipFile,wave:Wave_write --backend z3]
 
+    python benchmarks/same_outputs.py TREE --seeds 0,1,2,3,4 [--targets ...] [--backend z3] [--shape]
+
+With --seeds and one tree, runs the tree once per PYTHONHASHSEED and compares every run
+with the first seed's (the analysis must not depend on string hashing).
+
 Prints one line per target (same / differs, with the first differing line of each file)
 and exits 1 when any output differs beyond the masked time and the query counts.
 
@@ -50,10 +55,12 @@ def targets() -> list[str]:
     return files + [f"{path}:{cls}" for path, cls in CLASSES if not path.startswith("samples/")]
 
 
-def run(tree: Path, target: str, out: Path, backend: str | None = None) -> dict[str, str]:
+def run(tree: Path, target: str, out: Path, backend: str | None = None, seed: str | None = None) -> dict[str, str]:
     """What one run wrote and printed: file name -> text (`<stdout>` the summary)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
+    if seed is not None:
+        env["PYTHONHASHSEED"] = seed
     where = str(tree / target) if target.split(":")[0].endswith(".py") else target  # or package.module:Class
     done = subprocess.run([sys.executable, "-m", "contractor", "infer", where, "--out", str(out), "--jobs", "1",
                            *(["--backend", backend] if backend else [])],
@@ -91,39 +98,63 @@ def first_difference(a: str, b: str) -> str:
     return "?"
 
 
+def compare(before: dict[str, str], after: dict[str, str], with_shape: bool) -> tuple[list[str], int, int]:
+    """Notes on what differs; how many files differ beyond the time and query counts, and
+    whether the shapes differ (with_shape)."""
+    notes, differ, shapes_differ = [], 0, 0
+    for name in sorted(set(before) | set(after)):
+        x, y = mask(before.get(name, "<missing>"), SECONDS), mask(after.get(name, "<missing>"), SECONDS)
+        if x == y:
+            continue
+        if mask(x, QUERIES) == mask(y, QUERIES):
+            notes.append(f"{name}: query counts only")
+            continue
+        differ += 1
+        notes.append(f"{name} DIFFERS: {first_difference(x, y)}")
+    if with_shape and notes and any("DIFFERS" in n for n in notes):
+        same_shape = shape(before) == shape(after)
+        shapes_differ += not same_shape
+        notes.insert(0, "SAME SHAPE (states, transitions, certainties, findings)" if same_shape
+                     else "SHAPE DIFFERS")
+    return notes, differ, shapes_differ
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)
-    parser.add_argument("after", type=Path)
+    parser.add_argument("after", type=Path, nargs="?")
     parser.add_argument("--only", default="", help="comma-separated substrings of targets")
     parser.add_argument("--shape", action="store_true", help="fail only where the typestates' shapes differ")
     parser.add_argument("--targets", default="", help="comma-separated targets instead of the samples and "
                         "Contractor.NET classes (FILE.py:CLASS or package.module:CLASS)")
     parser.add_argument("--backend", default=None, help="--backend of every run (default: the CLI's)")
+    parser.add_argument("--seeds", default="", help="comma-separated PYTHONHASHSEEDs: one tree, run once per seed")
     args = parser.parse_args()
+    seeds = [s for s in args.seeds.split(",") if s]
+    if (args.after is None) != bool(seeds):
+        parser.error("give two trees, or one tree and --seeds")
     only = [s for s in args.only.split(",") if s]
     differ = shapes_differ = 0
     for target in [t for t in args.targets.split(",") if t] or targets():
         if only and not any(s in target for s in only):
             continue
-        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-            before = run(args.before.resolve(), target, Path(a), args.backend)
-            after = run(args.after.resolve(), target, Path(b), args.backend)
-        notes = []
-        for name in sorted(set(before) | set(after)):
-            x, y = mask(before.get(name, "<missing>"), SECONDS), mask(after.get(name, "<missing>"), SECONDS)
-            if x == y:
-                continue
-            if mask(x, QUERIES) == mask(y, QUERIES):
-                notes.append(f"{name}: query counts only")
-                continue
-            differ += 1
-            notes.append(f"{name} DIFFERS: {first_difference(x, y)}")
-        if args.shape and notes and any("DIFFERS" in n for n in notes):
-            same_shape = shape(before) == shape(after)
-            shapes_differ += not same_shape
-            notes.insert(0, "SAME SHAPE (states, transitions, certainties, findings)" if same_shape
-                         else "SHAPE DIFFERS")
+        notes: list[str] = []
+        if seeds:
+            with tempfile.TemporaryDirectory() as a:
+                first = run(args.before.resolve(), target, Path(a), args.backend, seeds[0])
+            for seed in seeds[1:]:
+                with tempfile.TemporaryDirectory() as b:
+                    found, n, m = compare(first, run(args.before.resolve(), target, Path(b), args.backend, seed),
+                                          args.shape)
+                notes += [f"seed {seed}: {note}" for note in found]
+                differ, shapes_differ = differ + n, shapes_differ + m
+        else:
+            assert args.after is not None
+            with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+                before = run(args.before.resolve(), target, Path(a), args.backend)
+                after = run(args.after.resolve(), target, Path(b), args.backend)
+            notes, n, m = compare(before, after, args.shape)
+            differ, shapes_differ = differ + n, shapes_differ + m
         print(f"{target:48} {'same' if not notes else '; '.join(notes)}", flush=True)
     print(f"{differ} output file(s) differ beyond the run's time and query counts")
     if args.shape:
