@@ -42,7 +42,7 @@ from contractor.z3backend.setalgebra import SetAlgebra
 from contractor.z3backend.state import READING_GUARDS, TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import Assumptions
+from contractor.z3backend.z3util import Assumptions, Effort
 
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
@@ -75,15 +75,15 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         """Let loops stop unrolling where `context` makes further iterations impossible."""
         self.context = Assumptions(context, timeout_ms)
 
-    def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None) -> bool:
+    def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None, effort: Effort | None = None) -> bool:
         """Whether some object meeting the assumptions has `cond`; undecided (within
-        `timeout_ms`, default the assumptions') counts as yes."""
+        `effort`, else `timeout_ms`, default the assumptions' time) counts as yes."""
         cond = z3.simplify(cond)
         if z3.is_false(cond):
             return False
         if self.context is None:
             return True
-        return bool(self.context.check(cond, timeout_ms=timeout_ms) != z3.unsat)
+        return bool(self.context.check(cond, timeout_ms=timeout_ms, effort=effort) != z3.unsat)
 
     # -- bookkeeping -----------------------------------------------------------------
 

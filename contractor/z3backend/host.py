@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from contractor.z3backend.handlers import Caught
     from contractor.z3backend.mapcalls import DictView, MapMethod
     from contractor.z3backend.seqcalls import Reversed
-    from contractor.z3backend.z3util import Assumptions
+    from contractor.z3backend.z3util import Assumptions, Effort
 
 T = TypeVar("T")
 Visit = Callable[[], None]  # one combination of a comprehension's items (comprehensions.py)
@@ -63,7 +63,7 @@ class ExecutorHost:
 
     # -- bookkeeping (executor.py) ---------------------------------------------------
     @abstractmethod
-    def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None) -> bool: ...
+    def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None, effort: Effort | None = None) -> bool: ...
     @abstractmethod
     def loc(self, node: ast.AST) -> Location: ...
     @abstractmethod

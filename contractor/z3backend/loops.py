@@ -16,13 +16,18 @@ from contractor.z3backend import values as V
 from contractor.z3backend.iteration import ItemAt, items_of
 from contractor.z3backend.state import FALSE, Loop
 from contractor.z3backend.values import Val
+from contractor.z3backend.z3util import Effort
 
 OUTSIDE_ROUNDS = 2  # iterations unrolled of a loop whose continuing outside code decides
-# asking whether another iteration can run: undecided in this time, it is unrolled (its
-# paths, if there are none, are under a false condition). The answers on the standard
-# library's loops were all yes (a reply loop reading lines: outside code decides), each
-# taking 0.2 to 0.9 s of z3's time out of the assumptions' 2 s
-ITERATION_MS = 300
+# asking whether another iteration can run: undecided within this effort, it is unrolled
+# (its paths, if there are none, are under a false condition). Counted in z3's resource
+# units, not in wall-clock time: under a wall-clock limit the same check was answered on an
+# idle machine and undecided on a busy one, which unrolled the loop further and changed the
+# formulas, the may-answers and the run time. The answered checks need up to 1.14 M units
+# (zipfile.ZipFile's; http.client.HTTPConnection's up to 0.1 M, the samples' under 0.01 M),
+# 0.2 s at most; the undecided ones (ZipFile's 3) stay undecided past 40 M units (30 s).
+# The wall-clock cap is a safety net only, far past what the units take (2 M: about 0.8 s)
+ITERATION = Effort(rlimit=2_000_000, cap_ms=20_000)
 
 if TYPE_CHECKING:
     from contractor.z3backend.host import ExecutorHost as _Host
@@ -59,7 +64,7 @@ class LoopExecutor(_Host):
                     bound = k  # further iterations only choose outside values again: unknown
                     break
                 if (k > 0 or not z3.is_true(z3.simplify(more))) \
-                        and not self.feasible(F.and_(self.active_with(loop), saved_guard, more), ITERATION_MS):
+                        and not self.feasible(F.and_(self.active_with(loop), saved_guard, more), effort=ITERATION):
                     # no object meeting the assumptions runs this iteration (the first of a
                     # `while True` runs where the loop is reached: not asked)
                     break

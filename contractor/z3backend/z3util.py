@@ -7,6 +7,7 @@ backend free of z3 configuration details.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -19,8 +20,22 @@ FLOAT = z3.Float64()
 RNE = z3.RNE()
 
 
-def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = False) -> z3.Solver:
-    """A solver with fixed seeds, so the same input gives the same models and answers.
+@dataclass(frozen=True)
+class Effort:
+    """How much a query may cost: `rlimit` of z3's resource units (a count of the solver's
+    steps, the same on every machine and at every load, so an answer, and every decision
+    taken on it, does not depend on how busy the machine is), with `cap_ms` of wall-clock
+    time as a safety net only (no check runs unbounded where z3 stops counting). A check
+    that runs out of either is unknown ("canceled"), as a timeout was."""
+
+    rlimit: int
+    cap_ms: int
+
+
+def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = False,
+                rlimit: int = 0) -> z3.Solver:
+    """A solver with fixed seeds, so the same input gives the same models and answers;
+    `rlimit` (0: none) z3 resource units per check besides `timeout_ms` (Effort).
 
     `core`: z3's SMT core alone (what a solver becomes after its first push), without the
     preprocessing tactics a fresh solver runs before every check of a non-incremental
@@ -32,6 +47,8 @@ def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = 
     s = z3.SimpleSolver(ctx=ctx) if core else z3.Solver(ctx=ctx)
     s.set("random_seed", 0)
     s.set("timeout", max(1, int(timeout_ms)))
+    if rlimit:
+        s.set("rlimit", int(rlimit))
     return s
 
 
@@ -45,18 +62,30 @@ class Assumptions:
         self._timeout_ms = timeout_ms
         self._solver: z3.Solver | None = None
 
-    def check(self, *extra: z3.BoolRef, timeout_ms: int | None = None) -> z3.CheckSatResult:
-        """`extra` with the context; `timeout_ms` for this check only (default: the context's)."""
+    def check(self, *extra: z3.BoolRef, timeout_ms: int | None = None,
+              effort: Effort | None = None) -> z3.CheckSatResult:
+        """`extra` with the context; `timeout_ms` (wall clock) or `effort` (z3's resource
+        units, capped by its wall clock) for this check only (default: the context's)."""
         if self._solver is None:
             self._solver = make_solver(self._timeout_ms)
             self._solver.add(self._context)
+        if effort is not None:
+            return self._limited(extra, effort.cap_ms, effort.rlimit)
         if timeout_ms is None or timeout_ms == self._timeout_ms:
             return self._solver.check(*extra)
+        return self._limited(extra, timeout_ms, 0)
+
+    def _limited(self, extra: tuple[z3.BoolRef, ...], timeout_ms: int, rlimit: int) -> z3.CheckSatResult:
+        assert self._solver is not None
         self._solver.set("timeout", max(1, int(timeout_ms)))
+        if rlimit:
+            self._solver.set("rlimit", int(rlimit))  # counted from this check's start
         try:
             return self._solver.check(*extra)
         finally:
             self._solver.set("timeout", self._timeout_ms)
+            if rlimit:
+                self._solver.set("rlimit", 0)  # none
 
 
 TRUTH_MS = 5000  # deciding a closed formula a model left unevaluated

@@ -1,0 +1,90 @@
+"""The loop-iteration feasibility check is bounded by z3's resource units (a count of the
+solver's steps), not by wall-clock time: its answer, and so how far a loop is unrolled,
+the formulas and the may-answers, must not depend on how busy the machine is. An answer
+the units do not reach counts as "another iteration may run" (sound: unrolled further)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+from bruteforce import brute_force_typestate
+from runtime_contracts import load_class
+from typestate_check import check
+
+from contractor.api import InferOptions, infer
+from contractor.z3backend import loops
+from contractor.z3backend.executor import Executor
+from contractor.z3backend.z3util import Assumptions, Effort
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "samples" / "loop_counter.py"
+PARAMS = {"__init__": {"start": list(range(6))}, "reload": {"amount": list(range(6))}}
+
+
+def _hard() -> z3.BoolRef:
+    """A formula z3 does not decide in a few thousand steps (a cubic Diophantine equation)."""
+    x, y, z = z3.Ints("x y z")
+    return z3.And(x * x * x + y * y * y == z * z * z + 3, x > 1, y > 1, z > 1)
+
+
+def test_the_loop_check_asks_with_resource_units_not_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every feasibility question asked from the loop's iteration test carries an Effort
+    (resource units, with a wall-clock cap far above what they take) and no timeout of
+    its own: going back to `timeout_ms=...` (wall clock) fails here."""
+    asked: list[tuple[int | None, Effort | None]] = []
+    feasible = Executor.feasible
+
+    def recording(self: Executor, cond: z3.BoolRef, timeout_ms: int | None = None,
+                  effort: Effort | None = None) -> bool:
+        caller = sys._getframe(1).f_code
+        if caller.co_name == "run_loop" and caller.co_filename == loops.__file__:
+            asked.append((timeout_ms, effort))
+        return feasible(self, cond, timeout_ms, effort)
+
+    monkeypatch.setattr(Executor, "feasible", recording)
+    infer(f"{SAMPLE}:Countdown", InferOptions(backend="z3"))
+    iterations = [(t, e) for t, e in asked if (t, e) != (None, None)]  # the past-the-bound check: the context's
+    assert iterations, "the sample's loops asked no iteration question"
+    assert all(t is None and e == loops.ITERATION for t, e in iterations)
+    assert loops.ITERATION.rlimit > 0 and loops.ITERATION.cap_ms >= 10_000
+
+
+def test_running_out_of_units_is_undecided_whatever_the_wall_clock_allows() -> None:
+    """The units stop the check (z3 says "canceled", as for a timeout) long before a cap
+    of a minute: the stopping point is a count, the same at every load."""
+    a = Assumptions(z3.BoolVal(True), 60_000)
+    assert a.check(_hard(), effort=Effort(rlimit=20_000, cap_ms=60_000)) == z3.unknown
+    x = z3.Int("x")
+    assert a.check(x > 3, effort=Effort(rlimit=20_000, cap_ms=60_000)) == z3.sat
+    # the units are this check's only: the next one (the context's default) has none
+    s = z3.Solver()
+    s.add(_hard())
+    s.set("rlimit", 20_000)
+    assert s.check() == z3.unknown
+    assert "canceled" in s.reason_unknown() or "resource" in s.reason_unknown()
+    assert a.check(x > 3, x < 5) == z3.sat
+
+
+def test_an_undecided_iteration_check_keeps_every_transition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With (almost) no units every iteration check is undecided: the loops unroll to the
+    bound and beyond it the paths are unknown; no transition the class takes is lost."""
+    calls: list[Any] = []
+    real = Assumptions.check
+
+    def counting(self: Assumptions, *extra: z3.BoolRef, **kw: Any) -> z3.CheckSatResult:
+        answer = real(self, *extra, **kw)
+        if kw.get("effort") is not None:
+            calls.append(answer)
+        return answer
+
+    monkeypatch.setattr(loops, "ITERATION", Effort(rlimit=1, cap_ms=60_000))
+    monkeypatch.setattr(Assumptions, "check", counting)
+    ts = infer(f"{SAMPLE}:Countdown", InferOptions(backend="z3", unroll=3))
+    assert calls and all(a == z3.unknown for a in calls)
+    cls = load_class(SAMPLE, "Countdown")
+    brute = brute_force_typestate(cls, {"n": list(range(6))}, PARAMS)
+    check(ts, brute, cls, PARAMS, exact=False)
