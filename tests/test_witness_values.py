@@ -72,9 +72,8 @@ class Relay:
 
 def test_untyped_values_evaluated_at_once_are_those_evaluated_one_by_one(tmp_path: Path, monkeypatch) -> None:
     """witness.opaque_values evaluates every untyped value of a witness in one model
-    evaluation (a sequence of them), and every int, Boolean and str: each must be what
-    its own evaluation gives, on the models of a real exploration (values handed to
-    outside code: if-then-else over paths)."""
+    evaluation (a sequence of them): each must be what its own evaluation gives, on the
+    models of a real exploration (values handed to outside code: if-then-else over paths)."""
     import z3
 
     from contractor.z3backend import fastterms as F
@@ -100,5 +99,4 @@ def test_untyped_values_evaluated_at_once_are_those_evaluated_one_by_one(tmp_pat
     ts = api.infer(f"{path}:Relay", api.InferOptions(backend="z3", jobs=1))
     assert ts.transitions
     assert len(checked) > 10 and len({c.sexpr() for c in checked}) > 2  # several objects and truths seen
-    assert any(z3.is_app_of(c, z3.Z3_OP_DT_CONSTRUCTOR) for c in checked)  # untyped objects
-    assert any(z3.is_int_value(c) for c in checked)  # and the count
+    assert all(z3.is_app_of(c, z3.Z3_OP_DT_CONSTRUCTOR) for c in checked)  # untyped objects

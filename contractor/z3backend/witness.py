@@ -7,6 +7,7 @@ from typing import Any
 
 import z3
 from z3 import z3 as _z3py
+from z3 import z3core as C
 
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
@@ -15,7 +16,7 @@ from contractor.z3backend import rawapi as R
 from contractor.z3backend import values as V
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import py_value, seq_elements
+from contractor.z3backend.z3util import plain_value, py_value, seq_elements
 
 
 def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: bool) -> dict[str, Any]:
@@ -36,8 +37,10 @@ def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: boo
     return w
 
 
-# the kinds of values a witness reads by one evaluation each (of one sort per kind): evaluated at once
-BATCHED = ("opaque", "int", "bool", "str")
+# the kinds of values a witness evaluates at once (opaque_values): an int's, a Boolean's
+# or a str's own evaluation is cheaper than its share of a batch (zipfile.ZipFile: 0.68 s
+# of witnesses batching them too, 0.56 s not)
+BATCHED = ("opaque",)
 
 
 def opaque_values(m: z3.ModelRef, terms: list[z3.ExprRef]) -> dict[int, z3.ExprRef]:
@@ -47,34 +50,42 @@ def opaque_values(m: z3.ModelRef, terms: list[z3.ExprRef]) -> dict[int, z3.ExprR
     An untyped field's value after a method is an if-then-else over the paths that handed
     it to outside code, each on the whole path condition; evaluated one by one, every
     field evaluated those conditions again (HTTPConnection's witnesses: 0.37 s of model
-    evaluation, 0.08 s at once); so do the ints and Booleans the paths set. The
-    evaluation of a term is that of each of its subterms, so each unit holds what the
-    term's own evaluation gives."""
+    evaluation, 0.08 s at once). The evaluation of a term is that of each of its
+    subterms, so each unit holds what the term's own evaluation gives. The sequence is
+    made and read through z3's C API (the binding's Unit and Concat check and coerce
+    every argument)."""
     distinct: dict[int, z3.ExprRef] = {}
     for t in terms:
         distinct.setdefault(F.node_id(t), t)
     if len(distinct) < 2:
         return {}
-    try:
-        together = z3.Concat(*[z3.Unit(t) for t in distinct.values()])
-    except z3.Z3Exception:  # not of one sort after all: one by one
+    first = next(iter(distinct.values()))
+    ctx, ref = first.ctx, first.ctx_ref()
+    if any(not first.sort().eq(t.sort()) for t in distinct.values()):
+        return {}  # not of one sort after all: one by one
+    units = [z3.SeqRef(C.Z3_mk_seq_unit(ref, t.as_ast()), ctx) for t in distinct.values()]  # each held
+    array = (z3.Ast * len(units))(*[u.as_ast() for u in units])
+    together = z3.SeqRef(C.Z3_mk_seq_concat(ref, len(units), array), ctx)
+    items = _units(m.eval(together, model_completion=True))
+    if items is None or len(items) != len(distinct):
         return {}
-    units = _units(m.eval(together, model_completion=True))
-    if units is None or len(units) != len(distinct):
-        return {}
-    return dict(zip(distinct, units))
+    return dict(zip(distinct, items))
 
 
 def _units(e: z3.ExprRef) -> list[z3.ExprRef] | None:
     """The items of a concatenation of units, in order; None for any other term."""
-    out, todo = [], [e]
+    c, ctx = e.ctx_ref(), e.ctx
+    out, todo = [], [e.as_ast()]
     while todo:
-        x = todo.pop()
-        op = F.op_kind(x)
+        a = todo.pop()
+        if R.get_ast_kind(c, a) != z3.Z3_APP_AST:
+            return None
+        app = R.to_app(c, a)
+        op = R.get_decl_kind(c, R.get_app_decl(c, app))
         if op == z3.Z3_OP_SEQ_CONCAT:
-            todo.extend(reversed(x.children()))
+            todo.extend(reversed([R.get_app_arg(c, app, j) for j in range(R.get_app_num_args(c, app))]))
         elif op == z3.Z3_OP_SEQ_UNIT:
-            out.append(x.arg(0))
+            out.append(_z3py._to_expr_ref(R.get_app_arg(c, app, 0), ctx))
         else:
             return None
     return out
@@ -93,11 +104,12 @@ def value(m: z3.ModelRef, v: Val, known: dict[int, z3.ExprRef] | None = None) ->
         if parts is None:
             parts = [m.eval(read(obj), model_completion=True) for read in (O.oid, O.is_none, O.truth)]
         identity, none, truthy = parts
-        if z3.is_true(none):
+        if plain_value(none) is True:  # (z3.is_true through the C API: a witness reads thousands)
             return None
-        if not z3.is_true(truthy):
+        if plain_value(truthy) is not True:
             return 0
-        return f"<object {identity}>"
+        number = plain_value(identity)  # an integer prints as z3 prints its numeral
+        return f"<object {number if isinstance(number, int) and not isinstance(number, bool) else identity}>"
     if v.kind == "optional":
         if z3.is_true(m.eval(v.is_none, model_completion=True)):
             return None

@@ -213,7 +213,7 @@ def _has_quantifier(e: z3.ExprRef) -> bool:
 
 def py_value(v: z3.ExprRef, settle: bool = True) -> Any:
     """A model value as a plain Python (JSON-friendly) value."""
-    plain = _plain(v)
+    plain = plain_value(v)
     if plain is not None:
         return plain
     if settle and not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v) or z3.is_string_value(v)
@@ -234,7 +234,7 @@ def py_value(v: z3.ExprRef, settle: bool = True) -> Any:
     raise ValueError(f"no Python value for {v}")
 
 
-def _plain(v: z3.ExprRef) -> bool | int | None:
+def plain_value(v: z3.ExprRef) -> bool | int | None:
     """True, False or an integer, read through z3's C API (most witness values are; the
     Python predicates cost a wrapper and several checks each); None for anything else."""
     c, a = v.ctx_ref(), v.as_ast()
