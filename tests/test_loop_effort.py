@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -88,3 +89,27 @@ def test_an_undecided_iteration_check_keeps_every_transition(monkeypatch: pytest
     cls = load_class(SAMPLE, "Countdown")
     brute = brute_force_typestate(cls, {"n": list(range(6))}, PARAMS)
     check(ts, brute, cls, PARAMS, exact=False)
+
+
+
+def test_the_guard_coverage_proof_counts_resource_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A raise guard past a loop's bound asks whether its followed paths cover the rest
+    (guards._covered): within resource units too, not a wall-clock timeout; where the
+    units run out, the paths are not covered (the guard keeps its unknown part: may)."""
+    from contractor.z3backend import guards
+
+    made: list[tuple[int, int]] = []
+    real = guards.make_solver
+
+    def recording(timeout_ms: int, *args: Any, rlimit: int = 0, **kw: Any) -> z3.Solver:
+        made.append((timeout_ms, rlimit))
+        return real(timeout_ms, *args, rlimit=rlimit, **kw)
+
+    monkeypatch.setattr(guards, "make_solver", recording)
+    n = z3.Int("n")
+    sem: Any = SimpleNamespace(invariant=z3.And(0 <= n, n <= 20))
+    assert guards._covered(sem, n > 2, z3.And(n > 5, n < 9))
+    assert not guards._covered(sem, n > 6, z3.And(n > 5, n < 9))
+    assert made == [(guards.COVERED.cap_ms, guards.COVERED.rlimit)] * 2 and guards.COVERED.rlimit > 0
+    monkeypatch.setattr(guards, "COVERED", Effort(rlimit=1_000, cap_ms=60_000))
+    assert not guards._covered(sem, z3.BoolVal(False), _hard())  # undecided: not covered
