@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 EXIT_INTERRUPTED = 130
 SECOND_INTERRUPT_GRACE = 1.0  # seconds the main thread gets to end after a second Ctrl-C
@@ -63,13 +64,49 @@ class Guard:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
 
+class _Contexts:
+    """The z3 contexts other than the main one that a query is running in right now (the
+    scratch context of a quantifier-elimination tactic: z3util._apply): interrupting the
+    run interrupts them too. Process-wide, as z3's main context is; the watchdog thread
+    reads it while the main thread adds and removes, hence the lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active: dict[int, Any] = {}
+
+    @contextlib.contextmanager
+    def running(self, ctx: Any) -> Iterator[None]:
+        with self._lock:
+            self._active[id(ctx)] = ctx
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active.pop(id(ctx), None)
+
+    def all(self) -> list[Any]:
+        with self._lock:
+            return list(self._active.values())
+
+
+OTHER_CONTEXTS = _Contexts()
+
+
+def interruptible(ctx: Any) -> contextlib.AbstractContextManager[None]:
+    """While the block runs, Ctrl-C and the budget's deadline interrupt z3's context `ctx`
+    as they do the main context (a query in a context of its own would otherwise run to
+    its own time limit, with the process deaf to Ctrl-C)."""
+    return OTHER_CONTEXTS.running(ctx)
+
+
 def _interrupt_z3() -> None:
     import z3
 
-    try:
-        z3.main_ctx().interrupt()
-    except z3.Z3Exception:  # z3 may report the cancellation itself ("canceled"): it is done
-        pass
+    for ctx in [z3.main_ctx(), *OTHER_CONTEXTS.all()]:
+        try:
+            ctx.interrupt()
+        except z3.Z3Exception:  # z3 may report the cancellation itself ("canceled"): it is done
+            pass
 
 
 def _clear_z3_interrupt() -> None:
@@ -169,4 +206,4 @@ def guarded(budget: float | None = None) -> Iterator[Guard]:
             os.close(wake_w)
 
 
-__all__ = ["EXIT_INTERRUPTED", "Guard", "Stop", "guarded"]
+__all__ = ["EXIT_INTERRUPTED", "Guard", "Stop", "guarded", "interruptible"]

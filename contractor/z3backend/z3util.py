@@ -162,11 +162,14 @@ def _apply(name: str, formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None
     of its own: the terms it makes before it succeeds or runs out of time (how many
     depends on the machine's speed) are not made in the main context, whose term ids (and
     so the order simplify gives disjunctions) then depend on the answer alone."""
+    from contractor.runguard import interruptible
+
     scratch = z3.Context()
     try:
         tactic = z3.TryFor(z3.Then(z3.Tactic(name, ctx=scratch), z3.Tactic("simplify", ctx=scratch)),
                            max(1, timeout_ms), ctx=scratch)
-        goals = tactic(formula.translate(scratch))
+        with interruptible(scratch):  # Ctrl-C and the budget reach it (runguard.py)
+            goals = tactic(formula.translate(scratch))
     except z3.Z3Exception:
         return None
     parts = [f for g in goals for f in g]
