@@ -10,7 +10,7 @@ only the nodes a caller asks for are turned back into Python expressions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import z3
 from z3 import z3 as _z3py
@@ -96,6 +96,28 @@ def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozens
     place's identity at every call to outside code: zipfile.ZipFile's constructor walked
     the same path conditions again for each); the caller keeps the terms it asked about
     alive (z3 reuses the ids of freed nodes)."""
+    return _fold_constants(e, memo, lambda name: frozenset([name]), _NO_NAMES,
+                           lambda parts: parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0])
+
+
+def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int, bool]) -> bool:
+    """Whether an uninterpreted constant under `e` has a name meeting `pred`. `memo` (node id
+    -> answer) carries over between calls, so the nodes terms share are visited once; the
+    caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes)."""
+    return _fold_constants(e, memo, pred, False, any)
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+T = TypeVar("T")
+
+
+def _fold_constants(e: z3.ExprRef, memo: dict[int, T], leaf: Callable[[str], T], empty: T,
+                    combine: Callable[[list[T]], T]) -> T:
+    """A value of every node under `e`, bottom up on bare pointers (rawapi.py: HTTPConnection's
+    raise sites asked 0.2 s of the binding's wrappers): `leaf(name)` at an uninterpreted
+    constant, `empty` at other leaves (numerals, bound variables, interpreted constants),
+    `combine` of the children's values elsewhere (a quantifier's: its body's). `memo` (node
+    id -> value) is filled and carried over between calls."""
     cref = e.ctx_ref()
     c = R.pointer(cref)
     ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
@@ -109,9 +131,7 @@ def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozens
             continue
         if key in waiting:  # second visit: the children are done
             stack.pop()
-            ids = waiting.pop(key)
-            first = memo[ids[0]]
-            memo[key] = first.union(*[memo[i] for i in ids[1:]]) if len(ids) > 1 else first
+            memo[key] = combine([memo[i] for i in waiting.pop(key)])
             continue
         kind = R.ptr_ast_kind(c, a)
         children: list[Any] = []
@@ -119,14 +139,14 @@ def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozens
             app = R.ptr_to_app(c, a)
             children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
             if not children:
-                memo[key] = frozenset([_symbol(cref, a)]) \
-                    if R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED else _NO_NAMES
+                memo[key] = leaf(_symbol(cref, a)) \
+                    if R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED else empty
                 stack.pop()
                 continue
         elif kind == z3.Z3_QUANTIFIER_AST:
             children = [R.ptr_quantifier_body(c, a)]
         else:  # numerals, bound variables
-            memo[key] = _NO_NAMES
+            memo[key] = empty
             stack.pop()
             continue
         waiting[key] = [ast_id(c, x) for x in children]
@@ -134,48 +154,9 @@ def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozens
     return memo[ast_id(c, R.pointer(e.as_ast()))]
 
 
-_NO_NAMES: frozenset[str] = frozenset()
-
-
 def _symbol(cref: Any, a: int) -> str:
     """The symbol of the application at address `a`, as `name` reads it."""
     return str(C.Z3_get_symbol_string(cref, C.Z3_get_decl_name(cref, R.get_app_decl(cref, R.to_app(cref, R.boxed(a))))))
-
-
-def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int, bool]) -> bool:
-    """Whether an uninterpreted constant under `e` has a name meeting `pred`. `memo` (node id
-    -> answer) carries over between calls, so the nodes terms share are visited once; the
-    caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes)."""
-    cref = e.ctx_ref()
-    c = R.pointer(cref)  # on bare pointers (rawapi.py): HTTPConnection's raise sites asked it 0.2 s
-    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
-    stack = [R.pointer(e.as_ast())]
-    while stack:
-        a = stack[-1]
-        key = ast_id(c, a)
-        if key in memo:
-            stack.pop()
-            continue
-        kind = R.ptr_ast_kind(c, a)
-        children: list[Any] = []
-        if kind == z3.Z3_APP_AST:
-            app = R.ptr_to_app(c, a)
-            children = [arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))]
-            if not children:
-                memo[key] = R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED \
-                    and pred(_symbol(cref, a))
-                stack.pop()
-                continue
-        elif kind == z3.Z3_QUANTIFIER_AST:
-            children = [R.ptr_quantifier_body(c, a)]
-        ids = [ast_id(c, x) for x in children]
-        pending = [x for x, i in zip(children, ids) if i not in memo]
-        if pending:
-            stack.extend(pending)
-            continue
-        memo[key] = any(memo[i] for i in ids)
-        stack.pop()
-    return memo[e.get_id()]
 
 
 _CONNECTIVES = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR, z3.Z3_OP_ITE)
