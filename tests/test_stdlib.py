@@ -152,3 +152,45 @@ def test_http_connection_idle_started_sent_protocol() -> None:
     assert any("getresponse" in e for e in after("endheaders"))
     assert any("putrequest" in e for e in after("getresponse"))
     assert all("putrequest" in e for e in after("close"))  # close: back to Idle
+
+
+ZIP_NEEDS_FILE = {"open", "read", "write"}  # `if not self.fp: raise ValueError(...)` (open; read calls it)
+
+
+def test_zipfile_closed_archive_and_write_modes() -> None:
+    """zipfile.ZipFile's raise guards, as a reader of zipfile.py states them: `close()` sets
+    `self.fp = None`, after which `open`, `read` (through `open`) and `write` raise
+    ValueError ("Attempt to ... ZIP archive that was already closed") and `close` returns
+    at once; `write` and `mkdir` need an archive opened for writing (`_writecheck`: mode
+    'w', 'x' or 'a'), so some initial states (mode 'r') disable them and others enable them."""
+    ts = infer("zipfile:ZipFile", InferOptions(backend="z3"))
+    assert ts.preconditions == "implicit" and ts.complete
+    assert not [u for u in ts.unknowns if "guards" in u.detail or "enabledness" in u.construct], ts.unknowns
+    after_close = {_enabled(ts, t.target) for t in ts.transitions if t.method == "close"}
+    assert after_close and all(not e & ZIP_NEEDS_FILE and "close" in e for e in after_close), after_close
+    initial = [_enabled(ts, s) for s in ts.initial]
+    assert any({"write", "mkdir"} <= e for e in initial)  # opened for writing
+    assert any(not e & {"write", "mkdir"} for e in initial)  # opened for reading
+    assert any({"open", "read"} <= e for e in initial)  # an open archive can be read
+    assert all("namelist" in _enabled(ts, s.id) for s in ts.states)  # no guard
+
+
+def test_zipfile_protocol_holds_on_the_real_class() -> None:
+    """What the typestate says of ZipFile, confirmed by running the real class."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    archive = zipfile.ZipFile(buffer, "w")
+    archive.mkdir("folder")  # enabled: opened for writing
+    archive.writestr("a.txt", "text")
+    archive.close()
+    archive.close()  # close stays enabled: it returns at once
+    for call in (lambda: archive.open("a.txt"), lambda: archive.read("a.txt"),
+                 lambda: archive.write(__file__)):
+        with pytest.raises(ValueError, match="already closed"):
+            call()
+    reader = zipfile.ZipFile(io.BytesIO(buffer.getvalue()), "r")
+    assert reader.read("a.txt") == b"text" and "a.txt" in reader.namelist()
+    with pytest.raises(ValueError, match="requires mode"):
+        reader.mkdir("other")  # disabled: opened for reading
