@@ -711,3 +711,30 @@ OUTSIDE_CASES.append(
         self.used = False
 ''', {"table": [{}], "used": BOOLS}, {"__init__": {"table": [{}]}}, exact=False,
         findings=(("may_raise", "get"), ("may_raise", "order"), ("may_raise", "negate"), ("may_raise", "plus"))))
+OUTSIDE_CASES.append(
+    # "breaks the invariant" asks about the declared invariant on an untyped field (put may
+    # store None, clear does), not about the field's well-formedness as an opaque value
+    # (None is falsy and has None's identity), which no run can break: checks.py
+    Case("declared_invariant_on_an_untyped_field_is_checked", '''class C:
+    """
+    inv: self.buf is not None
+    """
+
+    def __init__(self) -> None:
+        self.buf = [0]
+
+    def put(self, x) -> None:
+        self.buf = x
+
+    def clear(self) -> None:
+        self.buf = None
+
+    def fresh(self) -> None:
+        self.buf = [1]
+
+    def use(self) -> None:
+        if not self.buf:
+            raise ValueError("empty")
+        self.buf = []
+''', {"buf": [[], [1]]}, {"put": {"x": [None, [], [1]]}},
+        findings=(("breaks_invariant", "put"), ("breaks_invariant", "clear"))))

@@ -67,7 +67,9 @@ class Z3Backend:
         self._unknowns: dict[tuple[str, int, str], Unknown] = {(u.method, u.line, u.construct): u
                                                                for u in self.sem.unknowns}
         self._outcomes: dict[str, Outcome | UnsupportedConstruct] = {}
-        self._invariants_after: dict[int, tuple[Outcome, z3.BoolRef]] = {}  # id(outcome) -> (it, formula)
+        # (id(outcome), breakable?) -> (the outcome, its invariant after): invariant_after, breakable_after
+        self._invariants_after: dict[tuple[int, bool], tuple[Outcome, z3.BoolRef]] = {}
+        self._breakable: z3.BoolRef | None = None  # see breakable_after
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
@@ -78,7 +80,10 @@ class Z3Backend:
         # invariant, enabling these methods), so the findings need not ask it again
         self.shown_enabled: set[str] = set()
         self.invariant_shown = False
-        self.constructed: set[str] = set()  # constructors shown to build an object meeting the invariant
+        # constructors some model of the exploration showed building an object meeting the
+        # invariant (a may-answer too: it rests on what outside code returned, which the
+        # findings' query about the constructor assumes just the same)
+        self.constructed: set[str] = set()
 
     # -- Backend protocol ------------------------------------------------------------
 
@@ -98,10 +103,7 @@ class Z3Backend:
         return not self.sem.global_inexact and not self.sem.past_invariant
 
     def initial_targets(self, constructor: str) -> list[Target]:
-        found = self._shown(self.enumerate(constructor, None))
-        if any(t.certainty == "must" and t.backend == self.name for t in found):
-            self.constructed.add(constructor)
-        return found
+        return self._shown(self.enumerate(constructor, None))
 
     def targets(self, source: Enabled, method: str) -> list[Target]:
         if self.reuse is not None:
@@ -181,11 +183,26 @@ class Z3Backend:
         """The class invariant of the object `o` produced (`sem.invariant_after`), rewritten
         once per outcome: the exploration's split and the findings both ask for it. Raises
         UnsupportedConstruct, uncached, where the substitution cannot express it."""
-        hit = self._invariants_after.get(id(o))
+        return self._after(o, False)
+
+    def breakable_after(self, o: Outcome) -> z3.BoolRef:
+        """The part of the invariant after `o` a run can break (checks.breakable_invariant,
+        what the findings check), rewritten once per outcome; `invariant_after` where no
+        field is untyped."""
+        if self._breakable is None:  # made when the findings first ask (checks.breakable_invariant)
+            from contractor.z3backend.checks import breakable_invariant
+
+            self._breakable = breakable_invariant(self.sem)
+        return self._after(o, self._breakable is not self.sem.post_invariant)
+
+    def _after(self, o: Outcome, breakable: bool) -> z3.BoolRef:
+        key = (id(o), breakable)
+        hit = self._invariants_after.get(key)
         if hit is not None and hit[0] is o:
             return hit[1]
-        formula = self.sem.invariant_after(o.after)
-        self._invariants_after[id(o)] = (o, formula)  # the outcome kept alive: its id stays its own
+        whole = self._breakable if breakable and self._breakable is not None else self.sem.post_invariant
+        formula = self.sem.at(whole, o.after)
+        self._invariants_after[key] = (o, formula)  # the outcome kept alive: its id stays its own
         return formula
 
     def note_unknown(self, site: Site) -> None:
@@ -330,6 +347,8 @@ class Z3Backend:
                             return self.fallback(name, source, parts, o, found,
                                                  "quantifier instantiation did not converge")
                         continue
+                    if source is None:  # an object this constructor built, meeting the invariant
+                        self.constructed.add(name)
                     enabled = enabled_in(m, bits)
                     if enabled is None:
                         return self.fallback(name, source, parts, o, found,
