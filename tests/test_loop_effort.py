@@ -114,3 +114,70 @@ def test_the_guard_coverage_proof_counts_resource_units(monkeypatch: pytest.Monk
     assert made == [(guards.COVERED.cap_ms, guards.COVERED.rlimit)] * 2 and guards.COVERED.rlimit > 0
     monkeypatch.setattr(guards, "COVERED", Effort(rlimit=1_000, cap_ms=60_000))
     assert not guards._covered(sem, z3.BoolVal(False), _hard())  # undecided: not covered
+
+
+def _pigeons(n: int) -> z3.BoolRef:
+    """n + 1 pigeons in n holes, one per hole: unsat, within some thousands of units (n=6)."""
+    p = [[z3.Bool(f"pig{i}_{j}") for j in range(n)] for i in range(n + 1)]
+    apart = [z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j]))
+             for j in range(n) for i in range(n + 1) for k in range(i + 1, n + 1)]
+    return z3.And(*[z3.Or(*row) for row in p], *apart)
+
+
+def _recording_solvers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from contractor.z3backend import z3util
+
+    made: list[int] = []
+    real = z3util.make_solver
+
+    def recording(timeout_ms: int, *args: Any, rlimit: int = 0, **kw: Any) -> z3.Solver:
+        made.append(rlimit)
+        return real(timeout_ms, *args, rlimit=rlimit, **kw)
+
+    monkeypatch.setattr(z3util, "make_solver", recording)
+    return made
+
+
+def test_a_check_past_the_shared_solvers_units_goes_on_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver that answered earlier checks gets SHARED_UNITS of a check's units; past
+    them the check is asked again on a fresh solver with the rest (and answered there),
+    and the next check gets a new shared solver. Spending the whole effort on the shared
+    solver, or dropping the rest, fails here."""
+    from contractor.z3backend import z3util
+
+    monkeypatch.setattr(z3util, "SHARED_UNITS", 500)
+    made = _recording_solvers(monkeypatch)
+    a = Assumptions(z3.BoolVal(True), 60_000)
+    x = z3.Int("x")
+    effort = Effort(rlimit=5_000_000, cap_ms=60_000)
+    assert a.check(x > 3, effort=effort) == z3.sat  # a new solver: the whole effort
+    assert made == [0]
+    assert a.check(_pigeons(6), effort=effort) == z3.unsat  # past 500 units: afresh
+    assert made == [0, effort.rlimit - 500]
+    assert a.check(x > 3, x < 5) == z3.sat
+    assert len(made) == 3  # the shared solver was made anew
+
+
+def test_a_new_shared_solver_gets_the_whole_effort(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first check has no earlier checks' leftovers to flee: it runs on the shared
+    solver with every unit, and only there."""
+    from contractor.z3backend import z3util
+
+    monkeypatch.setattr(z3util, "SHARED_UNITS", 500)
+    made = _recording_solvers(monkeypatch)
+    a = Assumptions(z3.BoolVal(True), 60_000)
+    assert a.check(_pigeons(6), effort=Effort(rlimit=5_000_000, cap_ms=60_000)) == z3.unsat
+    assert made == [0]
+
+
+def test_the_units_of_a_check_are_not_exceeded_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undecided on both solvers, a check is undecided (another iteration may run), and
+    the two together spent no more than its effort."""
+    from contractor.z3backend import z3util
+
+    monkeypatch.setattr(z3util, "SHARED_UNITS", 500)
+    made = _recording_solvers(monkeypatch)
+    a = Assumptions(z3.BoolVal(True), 60_000)
+    assert a.check(z3.Int("x") > 3, effort=Effort(rlimit=20_000, cap_ms=60_000)) == z3.sat
+    assert a.check(_hard(), effort=Effort(rlimit=20_000, cap_ms=60_000)) == z3.unknown
+    assert made == [0, 20_000 - 500]
