@@ -57,6 +57,33 @@ class C:
             raise ValueError("nothing to reset")
         self.x = 0
 ''', {"x": [0, 1, 5], "y": [0, 1]}),
+    # dead branches (executor.alive): one whose condition is false after an assignment
+    # (seen: not run), and a contradiction nested in a branch (not seen by simplifying the
+    # newest condition alone: run under a false path condition, which must change nothing)
+    Case("dead_branches", '''
+class C:
+    def __init__(self) -> None:
+        self.x = 0
+        self.y = 0
+
+    def m(self) -> None:
+        self.y = 1
+        if self.y == 0:
+            raise ValueError("never")
+        if self.x == 1:
+            if self.x != 1:
+                self.y = 0
+                raise ValueError("never either")
+            self.x = 2
+        else:
+            self.x = 1
+
+    def reset(self) -> None:
+        if self.x == 0:
+            raise ValueError("nothing to reset")
+        self.x = 0
+        self.y = 0
+''', {"x": [0, 1, 2], "y": [0, 1]}),
     # `&`, `|` and `^` on two bools are bools (opexprs.py); on ints they stay some int
     Case("bool_bitwise_operators", '''
 class C:
