@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("tree_b")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("targets", nargs="*", default=TARGETS)
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     print(f"{'target':28} {'A cpu s':>8} {'B cpu s':>8} {'B / A':>6}")
     for target in args.targets:
         a, b = [], []
