@@ -84,6 +84,39 @@ class C:
         self.x = 0
         self.y = 0
 ''', {"x": [0, 1, 2], "y": [0, 1]}),
+    # a callee entered where every path has raised already (executor.entry_guard takes a
+    # callee's entry as alive): its body runs under a false path condition, changing nothing
+    Case("callee_after_a_call_that_always_raises", '''
+class C:
+    def __init__(self) -> None:
+        self.done = False
+
+    def _fail(self) -> None:
+        raise ValueError("always")
+
+    def _set(self) -> None:
+        if not self.done:
+            self.done = True
+        else:
+            raise KeyError("set twice")
+
+    def m(self) -> None:
+        try:
+            self._fail()
+            self._set()
+        except ValueError:
+            pass
+
+    def finish(self) -> None:
+        if self.done:
+            raise ValueError("done")
+        self.done = True
+
+    def reset(self) -> None:
+        if not self.done:
+            raise ValueError("not done")
+        self.done = False
+''', {"done": BOOLS}),
     # `&`, `|` and `^` on two bools are bools (opexprs.py); on ints they stay some int
     Case("bool_bitwise_operators", '''
 class C:

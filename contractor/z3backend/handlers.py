@@ -166,7 +166,7 @@ class HandlerExecutor(_Host):
             return
         st = self.state
         saved_raised, saved_explicit, saved_guard, first = st.raised, st.explicit, self.guard, len(st.raises)
-        self.guard = self.active()
+        self.guard = self.entry_guard()
         st.raised, st.explicit = FALSE, FALSE
         try:
             self.run_block(node.body, writes)
@@ -187,7 +187,7 @@ class HandlerExecutor(_Host):
         st = self.state
         saved_raised, saved_explicit, first_site = st.raised, st.explicit, len(st.raises)
         saved_guard = self.guard
-        entry = self.active()
+        entry = self.entry_guard()
         returned_at_entry = self.frame.returned
         st.raised, st.explicit = FALSE, FALSE
         self.guard = entry

@@ -78,7 +78,7 @@ class InlineCalls(_Host):
         outer_frame, outer_loops, outer_guard = self.frame, self.loops, self.guard
         if self.root is None:
             self.root = (method.name, oid)
-        entry = self.active()  # the callee runs only where the caller is still running
+        entry = self.entry_guard()  # the callee runs only where the caller is still running
         frame = Frame(method.name, locals={"self": Val(TypeRef(TypeKind.CLASS, name=self.model.name), oid), **bound})
         frame.old = dict(bound)
         self.callers.append(outer_frame)
