@@ -122,3 +122,20 @@ def test_the_merged_query_is_not_asked_where_outside_code_may_raise(untyped: str
     assert any(str((f.counterexample or {}).get("exception", "")).startswith("an exception from")
                for f in ts.findings)
     assert not asked
+
+
+def test_the_merged_query_is_cut_by_resource_units(monkeypatch: pytest.MonkeyPatch):
+    target = f"{REPO}/benchmarks/contractor_net/linear.py:Linear"
+    answers: list[bool] = []
+    real = checks._all_hold
+
+    def recording(b: Z3Backend, methods: list) -> bool:  # type: ignore[type-arg]
+        answers.append(real(b, methods))
+        return answers[-1]
+
+    monkeypatch.setattr(checks, "_all_hold", recording)
+    proven = api.infer(target, Z3)
+    monkeypatch.setattr(checks, "MERGED", checks.Effort(rlimit=1, cap_ms=checks.MERGED.cap_ms))
+    cut = api.infer(target, Z3)
+    assert answers == [True, False]  # one unit is too few: unknown, each check asked alone
+    assert _findings(cut) == _findings(proven) and _checks(cut) > _checks(proven)
