@@ -1170,3 +1170,71 @@ CASES.append(
         self.n = 3
         self.open = True
 ''', {"n": [0, 1, 2, 3], "open": BOOLS}, exact=False, unknown="recursion"))
+CASES.append(
+    # a list's bound method handed to a helper (`self._each(files.append)`, as
+    # ftplib.FTP.nlst hands one to retrlines): the method names its list by the caller's
+    # expression, which the callee would have read in its own frame (its own `files`, or
+    # none: an internal error); it is now an untranslated call, its answers may
+    Case("list_method_passed_to_a_helper", '''
+class C:
+    def __init__(self) -> None:
+        self.done = False
+
+    def _each(self, callback) -> None:
+        files = [0]
+        callback(1)
+        callback(2)
+        callback(3)
+        files.append(4)
+
+    def collect(self) -> None:
+        if self.done:
+            raise ValueError("collected already")
+        files: list[int] = []
+        self._each(files.append)
+        if len(files) > 2:
+            self.done = True
+
+    def reset(self) -> None:
+        if not self.done:
+            raise ValueError("nothing collected")
+        self.done = False
+''', {"done": BOOLS}, exact=False, unknown="passed to _each()"))
+CASES.append(
+    # the same with no list of that name in the helper, and the helper reassigning a
+    # parameter that holds a method of the class: both untranslated, never a crash
+    Case("methods_passed_to_a_helper_and_reassigned", '''
+class C:
+    def __init__(self) -> None:
+        self.done = False
+        self.count = 0
+
+    def _each(self, callback) -> None:
+        callback(1)
+
+    def _note(self, x: int) -> None:
+        self.count = 1
+
+    def _maybe(self, callback, other: bool) -> None:
+        if other:
+            callback = self._note
+        callback(2)
+
+    def collect(self) -> None:
+        if self.done:
+            raise ValueError("collected already")
+        seen: list[int] = []
+        self._each(seen.append)
+        if len(seen) > 0:
+            self.done = True
+
+    def note(self, other: bool) -> None:
+        self._maybe(self._note, other)
+        if self.count == 1:
+            self.done = False
+
+    def reset(self) -> None:
+        if not self.done:
+            raise ValueError("nothing collected")
+        self.done = False
+''', {"done": BOOLS, "count": [0, 1]}, {"note": {"other": BOOLS}}, exact=False, unknown="passed to _each()"))

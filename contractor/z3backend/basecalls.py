@@ -58,7 +58,7 @@ class BaseCalls(_Host):
 
     def unreadable_effect(self, oid: int, what: str, node: ast.AST) -> None:
         """The base code ran on object `oid` (see the module docstring)."""
-        if any(name in f.aliases and f.locals[name].kind in CONTAINERS
+        if any(name in f.aliases and isinstance(f.locals[name], Val) and f.locals[name].kind in CONTAINERS
                for f in self.all_frames() for name in f.locals):
             raise UnsupportedConstruct(f"{what} while a local aliases a field", self.loc(node))
         act = self.active()

@@ -15,6 +15,8 @@ from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.basecalls import unreadable_base
 from contractor.z3backend.fieldtypes import modelled
+from contractor.z3backend.mapcalls import MapMethod
+from contractor.z3backend.refs import ListMethod
 from contractor.z3backend.state import Frame
 from contractor.z3backend.values import Val
 
@@ -48,6 +50,13 @@ class InlineCalls(_Host):
             if k is None or k not in {p.name for p in params} or k in bound:  # None: a **kw
                 raise UnsupportedConstruct(f"argument {k}= to {method.name}()", self.loc(node))
             bound[k] = a
+        for a in bound.values():
+            if isinstance(a, (ListMethod, MapMethod)):
+                # `self._each(files.append)`: the method names its list by the caller's
+                # expression, which the callee would read in its own frame (another
+                # `files`, or none); ftplib.FTP.nlst passes one to retrlines
+                raise UnsupportedConstruct(f"a bound method `.{a.name}` of a {a.value.type} passed to "
+                                           f"{method.name}()", self.loc(node))
         for p in params:
             if p.name not in bound and unknown_rest and p.type is not None and modelled(p.type):
                 bound[p.name] = self.fresh(p.type, p.name)

@@ -89,7 +89,7 @@ class Reach(_Host):
             raise UnsupportedConstruct(f"a {v.type} that may be shared with a field, handed to outside code",
                                        self.loc(node))
         if any(name in f.aliases for f in self.all_frames() for name in f.locals
-               if f.locals[name].kind in CONTAINERS):
+               if isinstance(f.locals[name], Val) and f.locals[name].kind in CONTAINERS):
             raise UnsupportedConstruct(f"a {v.type} handed to outside code while a local aliases a field",
                                        self.loc(node))
         current = self.eval(node)  # after the opaque parts changed

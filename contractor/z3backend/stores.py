@@ -46,6 +46,10 @@ class StoreExecutor(_Host):
         act = self.active()
         chosen = v.kind == "opaque" and self.caller_chosen(v)
         known = self.known_type(v)  # pytypes.py: kept where every value the local may hold has it
+        if name in f.locals and not isinstance(f.locals[name], Val):
+            # a parameter bound to a method of the class or a str method (inline.bind): a
+            # value on some paths and the method on others is not modelled
+            raise UnsupportedConstruct(f"assignment to `{name}`, which holds a method")
         if name in f.locals:
             chosen = chosen and self.caller_chosen(f.locals[name])
             known = known if z3.is_true(act) or self.known_type(f.locals[name]) is known else None
