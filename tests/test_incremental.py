@@ -49,7 +49,7 @@ def shape(ts: Typestate) -> tuple:
 
 
 class SharedUnknown(Z3Backend):
-    """Every check of a method's shared solver answers unknown (as past INCREMENTAL_MS)."""
+    """Every check of a method's shared solver answers unknown (as past INCREMENTAL's resource units)."""
 
     def check(self, solver: z3.Solver, *extra: z3.BoolRef) -> z3.CheckSatResult:
         if any(prepared[0] is solver for prepared in self._solvers.values()):

@@ -35,12 +35,24 @@ from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
 from contractor.z3backend.state import Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import make_solver, truth
+from contractor.z3backend.z3util import Effort, make_solver, truth
 
 MAX_FALLBACK_CANDIDATES = 4096
 Bits = dict[str, z3.BoolRef]  # an enabledness bit per action, of one object
 Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre bits (with a source), post bits
-INCREMENTAL_MS = 2000  # a query on the shared incremental solver; then it is asked afresh
+# a query on a method's shared incremental solver, in z3's resource units (z3util.Effort:
+# the same at every load, so whether the rest of an enumeration's phase is asked afresh,
+# and the witnesses that follow, no longer depend on how busy the machine is). The most
+# any of HTTPConnection's, smtplib.SMTP's or zipfile.ZipFile's shared checks took in a
+# run that answered: 1.7 M units (about 1.2 s idle); the 2 s wall-clock limit this
+# replaces was 2 to 5 M units, so a `request` check of HTTPConnection past it under load
+# sent the rest of its enumeration to fresh solvers (0.7 to 2.8 s a check): runs of 16 s
+# or 20-27 s. Where the shared solver does lose its way (ZipFile's constructor in some
+# runs, 5 checks in a row past 3 M units) it is given up after 2.5 M. The wall-clock cap
+# must differ from the solver's own timeout: z3 searched otherwise (ZipFile's constructor:
+# with the timeout set again to the same 10 s and an rlimit, its 5th and 6th checks took
+# 1.2 and 2.5+ M units, with any other value 0.4 and 0.1 M, as without an rlimit).
+INCREMENTAL = Effort(rlimit=2_500_000, cap_ms=5_000)
 SURELY_MS = 1000  # proving a method surely enabled in a state (else it is listed undecided)
 SURELY_SECONDS = 5.0  # for all those proofs of a run; past it, the methods left are listed undecided
 
@@ -317,7 +329,8 @@ class Z3Backend:
             phases.append((self.sem.push(z3.And(z3.Not(o.unknown), past)), False))
         refinements = 0
         shared, lemmas_to = solver, enc.solver
-        shared.set("timeout", min(self.timeout_ms, INCREMENTAL_MS))
+        shared.set("timeout", min(self.timeout_ms, INCREMENTAL.cap_ms))
+        shared.set("rlimit", INCREMENTAL.rlimit)  # counted from each check's start
         # each phase's condition and this enumeration's blocking clauses are guarded by a
         # literal asked as an assumption: the shared solver keeps them (and its lemmas) at
         # its base level instead of taking them in and out for every source state
