@@ -106,20 +106,3 @@ def test_a_constructor_that_cannot_build_a_valid_object_is_still_reported(tmp_pa
     path.write_text(BROKEN_CONSTRUCTOR)
     ts = api.infer(f"{path}:C", Z3)
     assert [f.method for f in ts.findings if f.kind.value == "unsatisfiable_constructor"] == ["__init__"]
-
-
-def test_a_constructor_the_exploration_showed_building_an_object_is_not_asked_again(monkeypatch):
-    from contractor.z3backend.backend import Z3Backend
-
-    target = f"{REPO}/benchmarks/contractor_net/linear.py:Linear"
-    shown = api.infer(target, Z3)
-    real = Z3Backend.initial_targets
-
-    def forgetting(self, constructor):  # the exploration's must initial states, not remembered
-        found = real(self, constructor)
-        self.constructed.clear()
-        return found
-
-    monkeypatch.setattr(Z3Backend, "initial_targets", forgetting)
-    asked = api.infer(target, Z3)
-    assert _checks(asked) == _checks(shown) + 1 and _findings(asked) == _findings(shown)
