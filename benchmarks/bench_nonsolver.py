@@ -22,11 +22,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
+import tempfile
 import time
-from pathlib import Path
 from typing import Any
+
+from treechild import interleaved, ratio  # the two trees' children (same folder)
 
 TARGETS = ["http.client:HTTPConnection", "zipfile:ZipFile", "wave:Wave_write"]
 SEARCHES = ("Z3_solver_check_assumptions", "Z3_solver_check", "Z3_solver_get_consequences", "Z3_tactic_apply")
@@ -62,14 +62,6 @@ def child(target: str) -> None:
                       "transitions": len(ts.transitions), "may": may}))
 
 
-def run(tree: str, target: str, seed: str) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve()), "PYTHONHASHSEED": seed}
-    me = str(Path(__file__).resolve())
-    done = subprocess.run([sys.executable, me, "--child", target], env=env, capture_output=True, text=True,
-                          check=True, cwd="/tmp")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?", help="tree A (before)")
@@ -83,19 +75,15 @@ def main() -> None:
         child(args.child)
         return
     for target in args.targets or TARGETS:
-        runs: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
-        for _ in range(args.runs):
-            runs["A"].append(run(args.a, target, args.seed))
-            runs["B"].append(run(args.b, target, args.seed))
+        runs = interleaved(__file__, args.a, args.b, target, args.runs, args.seed, cwd=tempfile.gettempdir())
         print(target)
         for tree in ("A", "B"):
             med = {k: statistics.median(r[k] for r in runs[tree]) for k in ("cpu", "solver", "rest")}
             last = runs[tree][-1]
             print(f"  {tree}: total {med['cpu']:6.2f} s CPU  solver {med['solver']:6.2f} s  rest {med['rest']:6.2f} s"
                   f"   {last['states']:.0f} states {last['transitions']:.0f} transitions ({last['may']:.0f} may)")
-        rest = statistics.median(b["rest"] / a["rest"] for a, b in zip(runs["A"], runs["B"]))
-        total = statistics.median(b["cpu"] / a["cpu"] for a, b in zip(runs["A"], runs["B"]))
-        print(f"  B / A: rest {rest:.3f}, total {total:.3f} CPU (medians of {args.runs} per-round ratios); "
+        print(f"  B / A: rest {ratio(runs, 'rest'):.3f}, total {ratio(runs, 'cpu'):.3f} CPU "
+              f"(medians of {args.runs} per-round ratios); "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
 
 
