@@ -35,8 +35,14 @@ TARGETS = ["asyncio.locks:Lock", "wave:Wave_write", "zipfile:ZipFile"]
 
 
 def run(tree: str, target: str, budget: float | None, out: Path) -> tuple[float, float, dict[str, Any]]:
+    return run_cli(sys.executable, tree, target, budget, out)
+
+
+def run_cli(python: str, tree: str, target: str, budget: float | None,
+            out: Path) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU time of `python -m contractor infer target` from `tree`, and its typestate."""
     env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve())}
-    cmd = [sys.executable, "-m", "contractor", "infer", target, "--backend", "z3", "-q", "--out", str(out)]
+    cmd = [python, "-m", "contractor", "infer", target, "--backend", "z3", "-q", "--out", str(out)]
     if budget is not None:
         cmd += ["--budget", str(budget)]
     wall, cpu = timed(cmd, env, Path(tempfile.gettempdir()))
