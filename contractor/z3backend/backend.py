@@ -84,6 +84,7 @@ class Z3Backend:
         self._breakable: z3.BoolRef | None = None  # see breakable_after
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
+        self._havoc: tuple[list[Enabled], str | None] | None = None  # havoc_states
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
@@ -338,9 +339,15 @@ class Z3Backend:
         try:
             for i, (cond, exact) in enumerate(phases):
                 solver = shared
-                on = [*assume, self._guards.phase(shared, name, i, cond), guard]
+                phase = self._guards.phase(shared, name, i, cond)
+                if self._guards.is_empty(phase):
+                    continue
+                on, before = [*assume, phase, guard], len(found)
                 while True:
                     r = self.check(solver, *on) if solver is shared else self.check(solver)
+                    if r == z3.unknown and solver is shared and len(found) == before and source is not None \
+                            and self._guards.worth_asking(phase) and self._empty_phase(shared, phase):
+                        break
                     if r == z3.unknown and solver is shared:
                         # z3's incremental mode (one solver per method) sometimes loses its
                         # way on sequences: the same assertions, solved afresh
@@ -349,6 +356,8 @@ class Z3Backend:
                         enc.solver = solver  # refinement lemmas go where the search goes on
                         r = self.check(solver)
                     if r == z3.unsat:
+                        if source is not None and len(found) == before:
+                            self._guards.barren(phase)
                         break
                     if r == z3.unknown:
                         return self.fallback(name, source, parts, o, found, solver.reason_unknown())
@@ -376,6 +385,8 @@ class Z3Backend:
                                                     outside if outside is not None else
                                                     "the enabledness of a method with parameters was undecided")
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
+                    if self.covers(found.keys()):  # no other state left: every further check is unsat
+                        return list(found.values())
                     block = blocking(bits, enabled)
                     shared.add(z3.Implies(guard, block))
                     if solver is not shared:
@@ -385,6 +396,26 @@ class Z3Backend:
             enc.solver = lemmas_to
             shared.add(z3.Not(guard))  # this enumeration's blocking clauses are off for good
         return list(found.values())
+
+    def _empty_phase(self, shared: z3.Solver, phase: z3.BoolRef) -> bool:
+        """Whether a phase of a method's enumeration has no model from any source state,
+        asked of a fresh solver without the source pattern (incremental.Guards.empty)."""
+        solver = make_solver(self.timeout_ms)
+        solver.add(*shared.assertions(), phase)
+        if self.check(solver) != z3.unsat:
+            return False
+        self._guards.empty(phase)
+        return True
+
+    def covers(self, found: Iterable[Enabled]) -> bool:
+        """Whether `found` holds every state an object meeting the invariant can be in
+        (havoc_states, if listed, completely, with exact bits: no lazily refined
+        enabledness), so that no query can find another target. smtplib.SMTP's
+        send_message reaches all 6 from 4 states, and proving there is no 7th took 1-1.6 M
+        resource units each."""
+        if self._havoc is None or self._havoc[1] is not None or self.sem.quantified:
+            return False
+        return set(found) >= set(self._havoc[0])
 
     def past_invariant(self, o: Outcome, method: bool) -> z3.BoolRef | None:
         """Where the objects before (a method's) or after the call are past the bound within
@@ -475,31 +506,41 @@ class Z3Backend:
                 return True
 
     def havoc_targets(self, name: str, source: Enabled | None) -> list[Target]:
-        """The method's effect is unknown: any state consistent with the invariant, as may."""
-        fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
-        wf = [V.well_formed(v, asserted=True) for v in fields.values() if v.kind != "any"]
-        solver, enc, bits = self.setup(wf, None, fields)
+        """The method's effect is unknown: any state consistent with the invariant, as may.
+        Those states do not depend on the method or the source: listed once (havoc_states)."""
+        states, unknown = self.havoc_states()
         reason = next((f"{u.construct} (line {u.line})" for u in self._unknowns.values() if u.method == name),
                       "untranslated method")
-        out: dict[Enabled, Target] = {}
-        while (r := self.check(solver)) == z3.sat:
-            m = solver.model()
-            if enc.refine(m) == REFINED:
-                continue
-            values = bit_values(m, bits)
-            known = {a: b for a, b in bits.items() if values[a] is not None}
-            enabled = frozenset(a for a, v in values.items() if v)
-            open_bits = [a for a, v in values.items() if v is None]  # either value is possible
-            for chosen in itertools.product([False, True], repeat=len(open_bits)):
-                more = frozenset(a for a, v in zip(open_bits, chosen) if v)
-                out[enabled | more] = Target(enabled | more, "may", None, "z3", reason)
-            solver.add(blocking(known, enabled))
-        if r == z3.unknown:
+        if unknown is not None:
             self._extra_findings.append(Finding(
-                FindingKind.INCOMPLETE, f"{name}: the solver answered unknown ({solver.reason_unknown()}) "
+                FindingKind.INCOMPLETE, f"{name}: the solver answered unknown ({unknown}) "
                 f"while listing the states its unknown effect can reach; its transitions are incomplete",
                 method=name))
-        return list(out.values())
+        return [Target(enabled, "may", None, "z3", reason) for enabled in states]
+
+    def havoc_states(self) -> tuple[list[Enabled], str | None]:
+        """Every state an object meeting the invariant can be in (bits a model left open
+        taken both ways), and why the listing stopped short (z3's reason_unknown) or None.
+        Listed on the first call only: smtplib.SMTP's sendmail, untranslated, asked it from
+        each of its 6 source states, 7 checks each (3.5 s of the exploration's 30)."""
+        if self._havoc is None:
+            fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
+            wf = [V.well_formed(v, asserted=True) for v in fields.values() if v.kind != "any"]
+            solver, enc, bits = self.setup(wf, None, fields)
+            out: dict[Enabled, None] = {}
+            while (r := self.check(solver)) == z3.sat:
+                m = solver.model()
+                if enc.refine(m) == REFINED:
+                    continue
+                values = bit_values(m, bits)
+                known = {a: b for a, b in bits.items() if values[a] is not None}
+                enabled = frozenset(a for a, v in values.items() if v)
+                open_bits = [a for a, v in values.items() if v is None]  # either value is possible
+                for chosen in itertools.product([False, True], repeat=len(open_bits)):
+                    out[enabled | frozenset(a for a, v in zip(open_bits, chosen) if v)] = None
+                solver.add(blocking(known, enabled))
+            self._havoc = (list(out), solver.reason_unknown() if r == z3.unknown else None)
+        return self._havoc
 
     # -- witnesses -------------------------------------------------------------------
 

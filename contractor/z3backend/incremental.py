@@ -21,6 +21,9 @@ class Guards:
     def __init__(self) -> None:
         self._count = 0
         self._phases: dict[tuple[str, int], tuple[z3.Solver, z3.BoolRef]] = {}
+        self._empty: set[str] = set()  # phase literals no source state has a model in (Phases)
+        self._barren: set[str] = set()  # phases without a model for some source state
+        self._tried: set[str] = set()  # phases asked once without a source state
 
     def _literal(self, kind: str) -> z3.BoolRef:
         self._count += 1
@@ -41,3 +44,28 @@ class Guards:
         solver.add(z3.Implies(lit, cond))
         self._phases[(name, index)] = (solver, lit)
         return lit
+
+    def is_empty(self, lit: z3.BoolRef) -> bool:
+        """Whether the phase was proved to have no model whatever the source state (`empty`)."""
+        return str(lit) in self._empty
+
+    def empty(self, lit: z3.BoolRef) -> None:
+        """The phase's solver, its condition on and no source pattern, is unsatisfiable: as
+        the solver's assertions only grow (blocking clauses and other phases' conditions
+        behind literals, valid lemmas), so is every later check of that phase."""
+        self._empty.add(str(lit))
+
+    def barren(self, lit: z3.BoolRef) -> None:
+        """The phase had no model for one source state."""
+        self._barren.add(str(lit))
+
+    def worth_asking(self, lit: z3.BoolRef) -> bool:
+        """Whether to ask, once, if the phase has a model for any source state, where the
+        shared solver lost its way on it: only after it had none for an earlier source
+        (smtplib.SMTP's send_message: no translated path ends normally, proved from each
+        of its 4 source states, 8-9 M resource units each where a fresh solver did it)."""
+        key = str(lit)
+        if key not in self._barren or key in self._tried:
+            return False
+        self._tried.add(key)
+        return True
