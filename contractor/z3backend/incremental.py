@@ -21,7 +21,7 @@ class Guards:
     def __init__(self) -> None:
         self._count = 0
         self._phases: dict[tuple[str, int], tuple[z3.Solver, z3.BoolRef]] = {}
-        self._empty: set[str] = set()  # phase literals no source state has a model in (Phases)
+        self._empty: set[str] = set()  # phases no source state has a model in (empty)
         self._barren: set[str] = set()  # phases without a model for some source state
         self._tried: set[str] = set()  # phases asked once without a source state
 
