@@ -269,6 +269,38 @@ COLLECTION_CASES.append(
         self.n = 0
 ''', {"n": [0, 1, 2], "flag": BOOLS}))
 COLLECTION_CASES.append(
+    # a local bound to a literal on some paths only (stores.literal): where it is unbound,
+    # reading it raises UnboundLocalError (not a guard: pick is enabled where flag is off
+    # and never finishes there); where bound, `in` and item reads follow the literal,
+    # also in a loop's condition (zipfile.ZipFile's `modeDict`)
+    Case("local_bound_to_a_literal_on_some_paths", '''class C:
+    """inv: 0 <= self.n <= 2"""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.flag = False
+        self.code = ""
+
+    def toggle(self) -> None:
+        self.flag = not self.flag
+
+    def pick(self, m: str) -> None:
+        if self.flag:
+            table = {"r": "rb", "w": "w+b", "w+b": "wb"}
+        if m not in table:
+            raise ValueError("unknown mode")
+        code = table[m]
+        while self.n < 2 and code in table:
+            code = table[code]
+            self.n += 1
+        self.code = code
+
+    def reset(self) -> None:
+        if self.n == 0:
+            raise ValueError("nothing to reset")
+        self.n = 0
+''', {"n": [0, 1, 2], "flag": BOOLS, "code": ["", "rb", "w+b", "wb"]}, {"pick": {"m": ["r", "w", "x"]}}))
+COLLECTION_CASES.append(
     # `del xs[a:b]` (clamped as Python clamps it, never raising), `del xs[i]` (IndexError
     # where out of range, not a guard) and `del d[k]` (KeyError where absent)
     Case("del_of_list_slices_items_and_dict_keys", '''class C:

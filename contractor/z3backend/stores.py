@@ -13,6 +13,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import TypeKind, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
+from contractor.z3backend.dag import constant_names
 from contractor.z3backend.fieldtypes import z3_field_type
 from contractor.z3backend.reach import holds_container
 from contractor.z3backend.refs import OldNamespace
@@ -26,6 +27,20 @@ else:
 
 FRESH_LIST_NODES = (ast.List, ast.BinOp, ast.Call, ast.ListComp, ast.Set, ast.Dict, ast.SetComp, ast.DictComp)
 MUTABLE = ("list", "set", "dict")
+
+
+def literal(v: Val) -> bool:
+    """Whether `v` is a modelled value that names no symbol (a literal: `{'r': 'rb'}`; a
+    dict's values of no key, `empty!...`, are never read). Where such a value is a local's
+    first assignment on some paths, it is the local's value on the others too: reading it
+    there raises UnboundLocalError first, so any value would do, and a fresh one left z3
+    free sequences to reason about (zipfile.ZipFile's `modeDict` in its constructor, read
+    by `in`: its loops' checks and its enumeration answered unknown, incomplete (theory
+    seq), after 0.1-1 s each)."""
+    if v.kind == "opaque" or not isinstance(v.z, z3.ExprRef):
+        return False
+    terms = [v.z] + ([v.is_none] if isinstance(v.is_none, z3.ExprRef) else [])
+    return all(n.startswith("empty!") for t in terms for n in constant_names(t))
 
 
 def _fresh(node: ast.expr) -> bool:
@@ -61,7 +76,7 @@ class StoreExecutor(_Host):
                 f.locals[name] = v
             else:
                 # where it is not defined, reading it raises: the placeholder is never used
-                f.locals[name] = V.ite(act, v, self.fresh(v.type, name))
+                f.locals[name] = v if literal(v) else V.ite(act, v, self.fresh(v.type, name))
                 f.defined[name] = act
         if chosen:  # the caller's object on every path that can read it
             self.choose_by_caller(f.locals[name])
