@@ -30,17 +30,17 @@ MUTABLE = ("list", "set", "dict")
 
 
 def literal(v: Val) -> bool:
-    """Whether `v` is a modelled value that names no symbol (a literal: `{'r': 'rb'}`; a
-    dict's values of no key, `empty!...`, are never read). Where such a value is a local's
+    """Whether `v` is a list, set or dict literal (`{'r': 'rb'}`): a value naming no symbol
+    but a dict's values of no key (`empty!...`, never read). Where such a value is a local's
     first assignment on some paths, it is the local's value on the others too: reading it
-    there raises UnboundLocalError first, so any value would do, and a fresh one left z3
-    free sequences to reason about (zipfile.ZipFile's `modeDict` in its constructor, read
-    by `in`: its loops' checks and its enumeration answered unknown, incomplete (theory
-    seq), after 0.1-1 s each)."""
-    if v.kind == "opaque" or not isinstance(v.z, z3.ExprRef):
+    there raises UnboundLocalError first, so any value would do. A fresh one was a free
+    sequence, on which z3's sequence theory is incomplete: zipfile.ZipFile's constructor
+    binds `modeDict = {...}` in one branch and reads it with `in`; 3 of its 7 loop checks
+    ran out of their units (0.1-1 s each) and its all-SAT answered unknown (incomplete
+    (theory seq)) in some runs. Scalars keep their fresh placeholder (no such cost)."""
+    if v.kind not in MUTABLE or not isinstance(v.z, z3.ExprRef):
         return False
-    terms = [v.z] + ([v.is_none] if isinstance(v.is_none, z3.ExprRef) else [])
-    return all(n.startswith("empty!") for t in terms for n in constant_names(t))
+    return all(n.startswith("empty!") for n in constant_names(v.z))
 
 
 def _fresh(node: ast.expr) -> bool:
