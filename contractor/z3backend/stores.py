@@ -30,15 +30,17 @@ MUTABLE = ("list", "set", "dict")
 
 
 def literal(v: Val) -> bool:
-    """Whether `v` is a list, set or dict literal (`{'r': 'rb'}`): a value naming no symbol
-    but a dict's values of no key (`empty!...`, never read). Where such a value is a local's
-    first assignment on some paths, it is the local's value on the others too: reading it
-    there raises UnboundLocalError first, so any value would do. A fresh one was a free
-    sequence, on which z3's sequence theory is incomplete: zipfile.ZipFile's constructor
-    binds `modeDict = {...}` in one branch and reads it with `in`; 3 of its 7 loop checks
-    ran out of their units (0.1-1 s each) and its all-SAT answered unknown (incomplete
-    (theory seq)) in some runs. Scalars keep their fresh placeholder (no such cost)."""
-    if v.kind not in MUTABLE or not isinstance(v.z, z3.ExprRef):
+    """Whether `v` is a dict literal (`{'r': 'rb'}`): a dict naming no symbol but its values
+    of no key (`empty!...`, never read). Where such a value is a local's first assignment on
+    some paths, it is the local's value on the others too: reading it there raises
+    UnboundLocalError first, so any value would do. A fresh dict was a free sequence of
+    keys, on which z3's sequence theory is incomplete: zipfile.ZipFile's constructor binds
+    `modeDict = {...}` in one branch and reads it with `in`; 3 of its 7 loop checks ran out
+    of their units (0.1-1 s each) and its all-SAT answered unknown (incomplete (theory
+    seq)) in some runs. Other values keep their fresh placeholder: with scalars too the
+    rule changed HTTPConnection's formulas (1.14x its CPU), with lists smtplib.SMTP's
+    (`preferred_auths`: 31-33 s CPU -> 40-45 s, a may_raise finding fewer)."""
+    if v.kind != "dict" or not isinstance(v.z, z3.ExprRef):
         return False
     return all(n.startswith("empty!") for n in constant_names(v.z))
 
