@@ -154,7 +154,8 @@ def test_a_check_past_the_shared_solvers_units_goes_on_afresh(monkeypatch: pytes
     assert made == [0]
     assert a.check(_pigeons(6), effort=effort) == z3.unsat  # past 500 units: afresh
     assert made == [0, effort.rlimit - 500]
-    assert a.check(x > 3, x < 5) == z3.sat
+    # (not a check the first one's model satisfies: satmodels.py would answer that one)
+    assert a.check(x < 3) == z3.sat
     assert len(made) == 3  # the shared solver was made anew
 
 

@@ -71,23 +71,38 @@ class Assumptions:
         # give their terms' ids to the terms made next, which z3.simplify orders by id; the
         # constructor's all-SAT of zipfile.ZipFile then took 2.8-7 s instead of 1.3-2 s
         self._retired: list[z3.Solver] = []
+        from contractor.z3backend.satmodels import SatModels  # (it makes its solvers here)
+
+        self._models = SatModels()  # the last `sat` check's model, extended since
 
     def check(self, *extra: z3.BoolRef, timeout_ms: int | None = None,
               effort: Effort | None = None) -> z3.CheckSatResult:
         """`extra` with the context; `timeout_ms` (wall clock) or `effort` (z3's resource
-        units, capped by its wall clock) for this check only (default: the context's)."""
+        units, capped by its wall clock) for this check only (default: the context's).
+        `sat` without asking the solver where the last `sat` check's model extends to
+        a model of this one (satmodels.py): the callers act on `unsat` alone."""
+        if self._models.extends([self._context, *extra]):
+            return z3.sat
         if self._solver is None:
             self._solver = make_solver(self._timeout_ms)
             self._solver.add(self._context)
             self._used = False
         try:
-            if effort is not None:
-                return self._with_effort(extra, effort)
-            if timeout_ms is None or timeout_ms == self._timeout_ms:
-                return self._solver.check(*extra)
-            return self._limited(extra, timeout_ms, 0)
+            answer = self._asked(extra, timeout_ms, effort)
         finally:
             self._used = True
+        if answer == z3.sat:  # answered by the shared solver or, past its units, a fresh one
+            self._models.restart((self._solver if self._solver is not None else self._retired[-1]).model())
+        return answer
+
+    def _asked(self, extra: tuple[z3.BoolRef, ...], timeout_ms: int | None,
+               effort: Effort | None) -> z3.CheckSatResult:
+        assert self._solver is not None
+        if effort is not None:
+            return self._with_effort(extra, effort)
+        if timeout_ms is None or timeout_ms == self._timeout_ms:
+            return self._solver.check(*extra)
+        return self._limited(extra, timeout_ms, 0)
 
     def _with_effort(self, extra: tuple[z3.BoolRef, ...], effort: Effort) -> z3.CheckSatResult:
         """Asked on the shared solver, within SHARED_UNITS if it answered earlier checks;
