@@ -23,6 +23,7 @@ from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
+from contractor.z3backend.boolcompact import compact
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
@@ -211,7 +212,8 @@ class ClassSemantics:
             read = {m: self.bounded_enabledness(self.model.methods[m]) for m in order}
         finally:
             self.reading_guards = False
-        self.enabled = {m: read[m] for m in self.model.actions}
+        # equivalent, and small where a guard's raise conditions nest (boolcompact.py)
+        self.enabled = {m: compact(read[m]) for m in self.model.actions}
         self.global_inexact = dict(self.inexact)  # every answer depends on these
         self.surely = {}
         if self.merged:
