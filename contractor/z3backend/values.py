@@ -271,12 +271,25 @@ def join_type(a: TypeRef, b: TypeRef) -> TypeRef:
     raise UnsupportedConstruct(f"a value that is {a} on one path and {b} on another")
 
 
+def _same_object(a: Val, b: Val) -> bool:
+    """Whether two values, one of them a reference to an object of the analysed class (its
+    id), are the same reference. The other may be any value (`return self` on one path,
+    an untyped value on another): never the same then, and not compared with `==`, which
+    z3 5.4 refuses between an id and a term of another sort."""
+    if a.kind != b.kind:
+        return False
+    x, y = a.z, b.z
+    if isinstance(x, z3.ExprRef) or isinstance(y, z3.ExprRef):
+        return isinstance(x, z3.ExprRef) and isinstance(y, z3.ExprRef) and x.eq(y)
+    return bool(x == y)
+
+
 def ite(cond: z3.BoolRef, a: Val, b: Val) -> Val:
     """`a if cond else b`."""
     if a is b:
         return a
     if a.kind == "class" or b.kind == "class":
-        if a.z == b.z:
+        if _same_object(a, b):
             return a
         raise UnsupportedConstruct("a reference to different objects on different paths")
     t = join_type(a.type, b.type)
