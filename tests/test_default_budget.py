@@ -103,3 +103,30 @@ def test_the_reported_time_includes_translating_the_class(tmp_path, monkeypatch)
     monkeypatch.setattr(api, "make_backend", slow_backend)
     ts = api.infer(f"{tmp_path / 'door.py'}:Door", api.InferOptions(backend="z3"))
     assert ts.stats.seconds >= 0.3
+
+
+def test_budget_spent_while_checking_findings_is_said_not_an_internal_error(tmp_path, monkeypatch):
+    """The watchdog's interrupt at the deadline stays pending in z3 and fails the next call
+    on a model ("canceled"; zipfile's CompleteDirs under --budget 5): past the deadline the
+    findings end with an unknown finding saying the budget ran out; before it, the error
+    is a real one and propagates."""
+    import z3
+
+    from contractor.api import InferOptions, load_model
+    from contractor.typestate import FindingKind
+    from contractor.z3backend import Z3Backend, checks
+
+    path = tmp_path / "door.py"
+    path.write_text(DOOR)
+    model = load_model(f"{path}:Door", InferOptions(backend="z3"))
+
+    def canceled(b):
+        raise z3.Z3Exception(b"canceled")
+
+    monkeypatch.setattr(checks, "method_findings", canceled)
+    spent = Z3Backend(model, deadline=time.monotonic() + 60)
+    spent.deadline = time.monotonic() - 1  # built within the budget, checked after it
+    [finding] = spent.findings()
+    assert finding.kind is FindingKind.UNKNOWN and "budget" in finding.message
+    with pytest.raises(z3.Z3Exception):
+        Z3Backend(model).findings()

@@ -168,7 +168,17 @@ class Z3Backend:
     def findings(self) -> list[Finding]:
         from contractor.z3backend.checks import method_findings
 
-        return method_findings(self) + self._extra_findings
+        try:
+            return method_findings(self) + self._extra_findings
+        except z3.Z3Exception:
+            # the run's budget ran out between two queries: the watchdog's interrupt stays
+            # pending in z3 and fails the next call on a model ("canceled"), where a query
+            # would have answered unknown. The findings not checked yet may be missing
+            if not self.past_deadline():
+                raise
+            return [*self._extra_findings, Finding(
+                FindingKind.UNKNOWN, "the run's budget (--budget) ran out while the methods were checked "
+                "for findings: findings may be missing")]
 
     # -- the queries ---------------------------------------------------------------------
 
