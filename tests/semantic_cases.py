@@ -400,6 +400,33 @@ class C:
         """pre: self.x == 0"""
         self.x = 9
 ''', {"x": list(range(10))}, exact=False, unroll=3, unknown="loop"),
+    # every normal end of `send` runs an untranslated statement last (a dict where a bool
+    # is expected): its paths are may-paths, and the exact phase, proved empty by the
+    # terms' shape (deadends.py), is not asked; the may-transitions must still hold every
+    # concrete one (the object closed: `open` a falsy dict; still open: `n` not sent)
+    Case("every_normal_end_untranslated", '''
+class C:
+    def __init__(self) -> None:
+        self.open = False
+        self.sent = 0
+
+    def connect(self) -> None:
+        self.open = True
+
+    def send(self, n: int) -> None:
+        if not self.open:
+            raise ValueError("closed")
+        if n > 1:
+            raise ValueError("too many")
+        self.sent = self.sent + n
+        self.open = {}
+
+    def flush(self) -> None:
+        if self.sent == 0:
+            raise ValueError("nothing sent")
+        self.sent = 0
+''', {"open": [False, True], "sent": [0, 1, 2, 3]}, {"send": {"n": [0, 1, 2]}}, exact=False,
+        unknown="dict"),
     Case("float_fields_with_division", '''
 class C:
     """

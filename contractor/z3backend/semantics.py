@@ -24,6 +24,7 @@ from contractor.typestate import Unknown
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.boolcompact import compact
+from contractor.z3backend.deadends import no_followed_normal_end
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.facts import ClassFacts
 from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_type
@@ -131,6 +132,9 @@ class Outcome:
     explicit: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))  # ends in an explicit raise
     outside: z3.BoolRef = field(default_factory=lambda: z3.BoolVal(False))  # used outside code's values
     outside_sites: list[Site] = field(default_factory=list)
+    # no path ends normally through translated code alone (a proof by the terms' shape,
+    # deadends.py): the exploration's exact phase has no model from any source state
+    no_followed_end: bool = False
 
 
 @dataclass
@@ -563,7 +567,8 @@ class ClassSemantics:
         after = state.objects[SELF]
         out = Outcome(after, result, z3.simplify(state.raised), z3.simplify(state.unknown),
                       state.raises, state.unknowns, args, explicit=z3.simplify(state.explicit),
-                      outside=z3.simplify(state.outside), outside_sites=state.outside_sites)
+                      outside=z3.simplify(state.outside), outside_sites=state.outside_sites,
+                      no_followed_end=no_followed_normal_end(state.raised, state.unknown, state.unknowns))
         if method.postconditions:
             before_inexact = set(self.inexact)
             containers = {k for k, v in args.items() if v.kind in MUTABLE_KINDS}
