@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import z3
 from test_incremental import SharedUnknown
 
@@ -20,7 +21,7 @@ from contractor.backend import Enabled
 from contractor.explore import explore
 from contractor.model import ClassModel
 from contractor.typestate import Typestate
-from contractor.z3backend import Z3Backend
+from contractor.z3backend import Z3Backend, semantics
 from contractor.z3backend.semantics import Outcome
 
 TIMEOUT = 30.0  # generous: a query timing out under load would be a difference of load
@@ -136,7 +137,11 @@ class LostOnce(SharedUnknown):
         return empty
 
 
-def test_a_phase_without_a_model_from_any_source_is_asked_once(tmp_path: Path) -> None:
+def test_a_phase_without_a_model_from_any_source_is_asked_once(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # poke's only statement is untranslated: deadends.py proves its exact phase empty and
+    # the exploration skips it; here the phase is asked, as where that proof does not apply
+    monkeypatch.setattr(semantics, "no_followed_normal_end", lambda *_: False)
     model = model_of(NO_EXACT_PATH, tmp_path)
     reference, lost = _pair(model, LostOnce)
     assert isinstance(lost, LostOnce)
