@@ -23,7 +23,7 @@ def test_a_guard_over_states_and_chosen_values_is_exact() -> None:
     n = z3.Int("chosen!n")
     ok = z3.And(z3.Or(none, z3.Not(truth), b), z3.Or(state == "Idle", z3.And(c, n > 3)),
                 z3.Implies(b, state != "Sent"))
-    found = guard_by_models(inv, ok, [b, c, n], 5000)
+    found = guard_by_models(inv, ok, [b, c, n])
     assert found is not None
     expected = z3.Tactic("qe")(z3.Exists([b, c, n], ok)).as_expr()
     assert _equivalent_within(inv, found, expected)
@@ -32,7 +32,7 @@ def test_a_guard_over_states_and_chosen_values_is_exact() -> None:
 def test_a_guard_the_invariant_rules_out_is_false() -> None:
     x = z3.Int("x")
     a = z3.Int("chosen!a")
-    found = guard_by_models(x > 5, z3.And(a == x, a < 0), [a], 5000)
+    found = guard_by_models(x > 5, z3.And(a == x, a < 0), [a])
     assert found is not None and _equivalent_within(x > 5, found, z3.BoolVal(False))
 
 
@@ -40,4 +40,4 @@ def test_a_guard_needing_more_models_than_the_bound_is_left_to_elimination() -> 
     # exists a. x == 2 * a: one model per even x, never covering them all
     x, a = z3.Int("x"), z3.Int("chosen!a")
     assert MAX_MODELS < 100
-    assert guard_by_models(z3.BoolVal(True), x == 2 * a, [a], 5000) is None
+    assert guard_by_models(z3.BoolVal(True), x == 2 * a, [a]) is None

@@ -190,8 +190,8 @@ def test_an_elimination_the_budget_cut_says_so_once(tmp_path, monkeypatch):
     path.write_text(READER)
     eliminate = guards.eliminate_quantifiers
 
-    def slow(formula, timeout_ms, **kwargs):  # type: ignore[no-untyped-def]
-        time.sleep(timeout_ms / 1000 + 0.1)  # z3 used the whole timeout, and gave up
+    def slow(formula, effort, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(effort.cap_ms / 1000 + 0.1)  # z3 used the whole time it had, and gave up
         return formula
 
     monkeypatch.setattr(guards, "eliminate_quantifiers", slow)

@@ -1,5 +1,5 @@
 """Under a run's budget no one method takes the whole of it: its translation (semantics.
-METHOD_SHARE_S) and the elimination of its raise guard's values (guards.GUARD_SHARE_S)
+METHOD_SHARE_S) and the elimination of its raise guard's values (guards.GUARD_SHARE, in z3's resource units)
 have a share each; past it that method is untranslated or its guard unknown (may-answers,
 named), and the run goes on with the others."""
 
@@ -37,7 +37,7 @@ def test_without_a_budget_there_is_no_share(tmp_path, monkeypatch) -> None:
 
 
 def test_a_guard_past_its_elimination_share_is_unknown(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(guards, "GUARD_SHARE_S", 0.0)
+    monkeypatch.setattr(guards, "GUARD_SHARE", 0)
     ts = _infer(tmp_path, None)
-    assert any(u.method == "getreply" and "share of time" in (u.detail or "") for u in ts.unknowns)
+    assert any(u.method == "getreply" and "share of z3's resource units" in (u.detail or "") for u in ts.unknowns)
     assert any("getreply" in s.enabled for s in ts.states)

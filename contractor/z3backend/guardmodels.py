@@ -8,7 +8,7 @@ some v makes `ok` true: the guard exactly, within the invariant, which is where 
 exploration uses it. Each model is one satisfiability query on the formula as it is, no
 quantifier; where the values the guard depends on keep changing (an integer field
 compared with an argument), the disjunction would grow without end: after MAX_MODELS
-models, or past the time given, the caller's elimination takes over.
+models, or past the resource units given, the caller's elimination takes over.
 
 On methods that inline most of their class (http.client's `request`: putrequest,
 putheader, endheaders, send, connect), z3's `qe` and `qe2` need more than their share of
@@ -17,33 +17,33 @@ time, while two or three models decide the guard.
 
 from __future__ import annotations
 
-import time
-
 import z3
 
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import Allowance, Effort, checked, make_solver
 
 MAX_MODELS = 8
 BIG_GUARD_NODES = 1000  # formulas at least this big are read from models first
+# one model's query, in z3's resource units (the same answer at any load): SMTP's and
+# HTTPConnection's take 0.002 M to 0.08 M units (send_message's first: 0.076 M). A
+# finite limit is also handed on, less what is spent, to procedures z3 starts within a
+# check (nested limits: its arithmetic's), so its value, even far above what a check takes, can change
+# which models z3 finds; the guard is the same within the invariant whichever it finds
+MODEL = Effort(rlimit=8_000_000, cap_ms=20_000)
 
 
 def guard_by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
-                    timeout_ms: int) -> z3.BoolRef | None:
+                    effort: Effort = MODEL, allowance: Allowance | None = None) -> z3.BoolRef | None:
     """`exists chosen. ok` over the object's fields, exact where `invariant` holds (see
-    the module docstring), or None if it was not found within MAX_MODELS and `timeout_ms`."""
-    end = time.monotonic() + timeout_ms / 1000
+    the module docstring), or None if it was not found within MAX_MODELS models, each
+    within `effort`, all within `allowance`."""
     # z3's SMT core (z3util.make_solver): a fresh solver's preprocessing reran over the
     # whole formula with every blocking clause (HTTPConnection's `request` and
     # `endheaders`: 0.45 s, 0.1 s on the core); other models, the same guard
-    solver = make_solver(timeout_ms, core=True)
+    solver = make_solver(effort.cap_ms, core=True, rlimit=effort.rlimit)
     solver.add(invariant, ok)
     parts: list[z3.BoolRef] = []
     for _ in range(MAX_MODELS + 1):
-        left_ms = int((end - time.monotonic()) * 1000)
-        if left_ms <= 0:
-            return None
-        solver.set("timeout", left_ms)
-        r = solver.check()
+        r = checked(solver, effort, allowance)
         if r == z3.unsat:
             return z3.simplify(z3.Or(*parts)) if parts else z3.BoolVal(False)
         if r != z3.sat or len(parts) == MAX_MODELS:
@@ -57,4 +57,4 @@ def guard_by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprR
     return None
 
 
-__all__ = ["BIG_GUARD_NODES", "MAX_MODELS", "guard_by_models"]
+__all__ = ["BIG_GUARD_NODES", "MAX_MODELS", "MODEL", "guard_by_models"]

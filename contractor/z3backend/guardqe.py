@@ -23,10 +23,12 @@ from dataclasses import dataclass
 import z3
 
 from contractor.z3backend import dag
-from contractor.z3backend.z3util import eliminate_quantifiers, make_solver, truth
+from contractor.z3backend.z3util import QE, Allowance, Effort, checked, eliminate_quantifiers, make_solver, truth
 
 MAX_ATOMS = 12  # hard atoms abstracted at most
 MAX_VECTORS = 64  # realisable truth vectors enumerated at most
+# one query enumerating the atoms' truth vectors, in z3's resource units (the same answer at any load)
+VECTOR = Effort(rlimit=4_000_000, cap_ms=20_000)
 EASY_SORTS = (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT, z3.Z3_REAL_SORT)
 CONNECTIVES = (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES, z3.Z3_OP_XOR, z3.Z3_OP_ITE)
 
@@ -39,8 +41,10 @@ class Elimination:
     exact: bool
 
 
-def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], timeout_ms: int) -> Elimination | None:
-    """`exists chosen. ok` without quantifiers (see the module docstring), or None."""
+def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], effort: Effort = QE,
+                   allowance: Allowance | None = None) -> Elimination | None:
+    """`exists chosen. ok` without quantifiers (see the module docstring), or None; its
+    eliminations within `effort`, and every query within `allowance`."""
     hard = {str(c) for c in chosen if c.sort().kind() not in EASY_SORTS}
     if not hard:
         return None
@@ -57,7 +61,7 @@ def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], timeout_ms: int) ->
         and not any(n.decl_kind == z3.Z3_OP_UNINTERPRETED and n.args
                     for a in atoms for n in dag.postorder(a).values())
     try:
-        vectors = _realisable(atoms, timeout_ms) if alone else None
+        vectors = _realisable(atoms, allowance) if alone else None
     except z3.Z3Exception:  # cancelled (the run's budget): no exact answer
         vectors = None
     exact = vectors is not None
@@ -65,7 +69,7 @@ def eliminate_hard(ok: z3.BoolRef, chosen: list[z3.ExprRef], timeout_ms: int) ->
         z3.And(*[b if v else z3.Not(b) for b, v in zip(bits, vec)]) for vec in vectors]))
     easy = [c for c in chosen if str(c) not in hard] + bits
     formula = z3.Exists(easy, body) if easy else body
-    eliminated = eliminate_quantifiers(formula, timeout_ms, project=True)
+    eliminated = eliminate_quantifiers(formula, effort, project=True, allowance=allowance)
     if eliminated is formula:
         return None
     return Elimination(eliminated, exact)
@@ -101,14 +105,14 @@ def _hard_atoms(ok: z3.BoolRef, hard: set[str]) -> list[z3.BoolRef] | None:
     return list(found.values())
 
 
-def _realisable(atoms: list[z3.BoolRef], timeout_ms: int) -> list[tuple[bool, ...]] | None:
+def _realisable(atoms: list[z3.BoolRef], allowance: Allowance | None) -> list[tuple[bool, ...]] | None:
     """Every truth vector of `atoms` some values realise (None: too many, or undecided)."""
     if not atoms:
         return [()]
-    solver = make_solver(timeout_ms)
+    solver = make_solver(VECTOR.cap_ms, rlimit=VECTOR.rlimit)
     vectors: list[tuple[bool, ...]] = []
     while len(vectors) <= MAX_VECTORS:
-        r = solver.check()
+        r = checked(solver, VECTOR, allowance)
         if r == z3.unsat:
             return vectors
         if r != z3.sat:

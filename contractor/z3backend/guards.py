@@ -23,9 +23,9 @@ from contractor.model import Method
 from contractor.typestate import Unknown
 from contractor.z3backend import dag
 from contractor.z3backend import values as V
-from contractor.z3backend.guardmodels import BIG_GUARD_NODES, guard_by_models
+from contractor.z3backend.guardmodels import BIG_GUARD_NODES, MODEL, guard_by_models
 from contractor.z3backend.guardqe import eliminate_hard
-from contractor.z3backend.z3util import Effort, eliminate_quantifiers, free_constants, make_solver
+from contractor.z3backend.z3util import Allowance, Effort, eliminate_quantifiers, free_constants, make_solver
 
 if TYPE_CHECKING:  # semantics imports this module
     from contractor.z3backend.semantics import ClassSemantics
@@ -47,7 +47,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
         return sem.unknown_predicate(method.name, "guards")
     ok = z3.And(o.pre, *[V.well_formed(v) for v in o.args.values()], z3.Not(o.explicit))
     fields = {str(c) for c in sem.flat(sem.fields)}
-    share = time.monotonic() + GUARD_SHARE_S  # one method's eliminations together
+    share = Allowance(GUARD_SHARE)  # one method's eliminations together
     if z3.is_false(o.unknown):
         return _exists(sem, method, ok, fields, share)
     # a path the translation could not follow may or may not reach a raise later: that
@@ -88,10 +88,10 @@ def _covered(sem: ClassSemantics, known: z3.BoolRef, unfinished: z3.BoolRef) -> 
     return bool(solver.check() == z3.unsat)
 
 
-def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str], share: float) -> z3.BoolRef:
+def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str], share: Allowance) -> z3.BoolRef:
     """exists (everything but the fields). ok, quantifier-free where z3 can make it so
-    before `share` (time.monotonic()); applications of uninterpreted functions to the
-    chosen values are chosen values too."""
+    within `share` (z3's resource units for the method's eliminations together);
+    applications of uninterpreted functions to the chosen values are chosen values too."""
     deadline = sem.reading_deadline
     if deadline is not None and time.monotonic() >= deadline:
         return sem.out_of_budget(method, "raise guard", "guards")
@@ -99,28 +99,29 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     chosen = [c for c in free_constants(ok) if str(c) not in fields]
     if not chosen:
         return z3.simplify(ok)
-    timeout_ms = sem.qe_timeout_ms
-    if deadline is not None:  # the run's budget bounds the eliminations too
+    effort, models = sem.qe_effort, MODEL
+    if deadline is not None:  # the run's budget bounds the eliminations' time too
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
             return sem.out_of_budget(method, "raise guard", "guards")
-        timeout_ms = min(timeout_ms, left_ms)
+        effort = Effort(effort.rlimit, min(effort.cap_ms, left_ms))
+        models = Effort(models.rlimit, min(models.cap_ms, left_ms))
     if size >= BIG_GUARD_NODES:  # a method inlining most of its class: models first (guardmodels.py)
-        found = guard_by_models(sem.invariant, ok, chosen, _left_ms(share, timeout_ms))
+        found = guard_by_models(sem.invariant, ok, chosen, models, share)
         if found is not None:
             return found
     formula = z3.Exists(chosen, ok)
-    within = time.monotonic() < share
-    eliminated = eliminate_quantifiers(formula, _left_ms(share, timeout_ms), project=True) if within else formula
+    within = share.units > 0
+    eliminated = eliminate_quantifiers(formula, effort, project=True, allowance=share) if within else formula
     if eliminated is not formula:
         return eliminated
     hard = None
-    within = time.monotonic() < share
+    within = share.units > 0
     if within:  # strings and other sorts qe cannot take
-        hard = eliminate_hard(ok, chosen, _left_ms(share, timeout_ms))
+        hard = eliminate_hard(ok, chosen, effort, share)
     if hard is not None and hard.exact:
         return hard.formula
-    # z3 cannot eliminate it (or not within the method's share of time): an unknown
+    # z3 cannot eliminate it (or not within the method's share of units): an unknown
     # predicate of the object (its answers are may) rather than a quantified bit the
     # exploration would have to refine; within an over-approximation where guardqe.py
     # found one (outside it, certainly disabled)
@@ -132,18 +133,16 @@ def _exists(sem: ClassSemantics, method: Method, ok: z3.BoolRef, fields: set[str
     sem.inexact[f"{method.name}:guards"] = "a raise guard z3 could not make quantifier-free"
     sem.unknowns.append(Unknown(method.name, method.location.line, "raise guard",
                                 "z3 could not eliminate the arguments and outside values"
-                                + ("" if within else f" within {GUARD_SHARE_S:g} s (its share of time)")))
+                                + ("" if within else " within its share of z3's resource units")))
     unknown = sem.unknown_predicate(method.name, "guards")
     return unknown if hard is None else z3.And(hard.formula, unknown)
 
 
-GUARD_SHARE_S = 4.0  # seconds for eliminating one method's arguments and outside values
+# z3's resource units for eliminating one method's arguments and outside values (its
+# models, qe and qe2 tries together): a count, so the guard is the same at any load. The
+# 4 s this was: SMTP's `starttls` ran its qe2 and qe to 2 s each, 20 M units each
+GUARD_SHARE = 40_000_000
 BUDGET_SLACK_S = 0.05  # z3 may give up that much before its timeout
-
-
-def _left_ms(share: float, timeout_ms: int) -> int:
-    """A timeout within the method's share of time (at least 1 ms: z3's smallest)."""
-    return max(1, min(timeout_ms, int((share - time.monotonic()) * 1000)))
 
 
 def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> tuple[z3.BoolRef, int]:

@@ -36,7 +36,7 @@ from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.paramwrites import MUTABLE_KINDS, changed_arguments, names_in
 from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import eliminate_quantifiers
+from contractor.z3backend.z3util import QE, Effort, eliminate_quantifiers
 
 OPAQUE = "__opaque__"
 # seconds one method's translation may take under a run's budget: past it the method is
@@ -141,7 +141,7 @@ class Outcome:
 class ClassSemantics:
     model: ClassModel
     unroll: int = 8
-    qe_timeout_ms: int = 2000
+    qe_effort: Effort = QE  # each elimination of a quantifier (z3util.eliminate_quantifiers)
     # time.monotonic() value after which enabledness is no longer read (the run's budget):
     # each remaining action's enabledness is then an unknown predicate (its answers may)
     deadline: float | None = None
@@ -471,7 +471,7 @@ class ClassSemantics:
         if not scoped.rest:
             return z3.simplify(scoped.decided)
         formula = z3.Exists(self.flat(scoped.rest), scoped.residual)
-        eliminated = eliminate_quantifiers(formula, self.qe_timeout_ms)
+        eliminated = eliminate_quantifiers(formula, self.qe_effort)
         if eliminated is formula:
             self.quantified[method.name] = (scoped.rest, z3.And(scoped.decided, scoped.residual))
         return z3.And(scoped.decided, eliminated)

@@ -165,30 +165,81 @@ def truth(model: Any, e: z3.BoolRef, timeout_ms: int = TRUTH_MS) -> bool | None:
     return None if r == z3.unknown else bool(r == z3.sat)
 
 
-QUICK_QE_MS = 250  # qe's first try on a raise guard (eliminate_quantifiers)
+# eliminations (qe, qe2) in z3's resource units: the same input gives the same answer at
+# every load. The ZipFile, HTTPConnection, Wave_write, Lock and SMTP eliminations that
+# succeed need 0.001 M to 0.7 M units; a 2000 ms timeout was 10 M to 20 M units
+QE = Effort(rlimit=16_000_000, cap_ms=30_000)
+# qe's first try on a raise guard: where it needs more, qe2 is asked (eliminate_quantifiers).
+# The 250 ms this was: asyncio.locks.Lock's `acquire` needs 0.7 M units (0.12 s), zipfile's
+# `close` 0.39 M (0.17 s, its answer then keeps a quantifier), HTTPConnection's
+# `getresponse` 8.8 M (1.2 s, settled by qe2 in 7 K)
+QUICK_QE = Effort(rlimit=1_500_000, cap_ms=10_000)
 
 
-def eliminate_quantifiers(formula: z3.BoolRef, timeout_ms: int, project: bool = False) -> z3.BoolRef:
+@dataclass
+class Allowance:
+    """z3's resource units a group of calls may spend in all (the eliminations of one raise
+    guard): each call is given at most what is left, and what it used is taken off. A
+    count, so which call runs out is the same at any load."""
+
+    units: int
+
+    def limit(self, effort: Effort) -> Effort | None:
+        """`effort` within what is left (None: nothing is)."""
+        if self.units <= 0:
+            return None
+        return Effort(min(effort.rlimit, self.units), effort.cap_ms)
+
+    def spend(self, units: int) -> None:
+        self.units -= units
+
+
+def checked(solver: z3.Solver, effort: Effort, allowance: Allowance | None = None) -> z3.CheckSatResult:
+    """`solver.check()` within `effort` (and `allowance`, which pays the units it used);
+    unknown without asking where the allowance is spent."""
+    limit = effort if allowance is None else allowance.limit(effort)
+    if limit is None:
+        return z3.unknown
+    before = units_counted(solver)
+    solver.set("rlimit", limit.rlimit)
+    solver.set("timeout", max(1, limit.cap_ms))
+    try:
+        return solver.check()
+    finally:
+        if allowance is not None:
+            allowance.spend(units_counted(solver) - before)
+
+
+def units_counted(solver: z3.Solver) -> int:
+    """The resource units z3 counted in the solver's context so far (every solver of a context
+    shares one count; a check's units are the difference across it)."""
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+
+def eliminate_quantifiers(formula: z3.BoolRef, effort: Effort = QE, project: bool = False,
+                          allowance: Allowance | None = None) -> z3.BoolRef:
     """`formula` with its quantifiers eliminated where z3's qe tactic manages, else (with
-    `project`, for raise guards) where its model-based projection (qe2) does, else unchanged.
+    `project`, for raise guards) where its model-based projection (qe2) does, else unchanged;
+    each try within `effort` and `allowance` (z3's resource units: the same answer at any load).
 
-    With `project`, qe first gets only QUICK_QE_MS: where it needs longer it mostly runs
-    into its timeout, which qe2 then settles in a fraction of the time (HTTPConnection's
-    guards: 2 s each before); qe gets its full time again only where qe2 fails too. Where
-    qe would split on many bound Booleans (projection_first), qe2 is asked first."""
+    With `project`, qe first gets only QUICK_QE: where it needs more it mostly runs out,
+    and qe2 then settles it in a fraction of the units (HTTPConnection's guards: 2 s each
+    before); qe gets its full `effort` again only where qe2 fails too. Where qe would split
+    on many bound Booleans (projection_first), qe2 is asked first."""
     if not z3.is_quantifier(formula) and not _has_quantifier(formula):
         return formula
     if project and projection_first(formula):
-        result = _projected(formula, timeout_ms)
+        result = _projected(formula, effort, allowance)
         if result is None:
-            result = _apply("qe", formula, timeout_ms)
+            result = _apply("qe", formula, effort, allowance)
         return formula if result is None else result
-    quick = project and timeout_ms > QUICK_QE_MS
-    result = _apply("qe", formula, QUICK_QE_MS if quick else timeout_ms)
+    quick = project and effort.rlimit > QUICK_QE.rlimit
+    result = _apply("qe", formula, QUICK_QE if quick else effort, allowance)
     if result is None and project:
-        result = _projected(formula, timeout_ms)
+        result = _projected(formula, effort, allowance)
     if result is None and quick:
-        result = _apply("qe", formula, timeout_ms)
+        result = _apply("qe", formula, effort, allowance)
     return formula if result is None else result
 
 
@@ -198,7 +249,7 @@ QE2_FIRST_BOOLS = 16  # bound Booleans from which a raise guard goes to qe2 firs
 def projection_first(formula: z3.BoolRef) -> bool:
     """Whether qe2 is asked before qe: an `exists` binding QE2_FIRST_BOOLS Booleans or more
     (the path choices of inlined calls) besides variables of other sorts. qe splits on
-    such Booleans and ran into its QUICK_QE_MS on every one of zipfile.ZipFile's 7 guards
+    such Booleans and ran into its quick try on every one of zipfile.ZipFile's 7 guards
     of this shape (20 to 52 Booleans with untyped values or strings: 1.8 s a run), which
     qe2 then eliminated in 10 to 30 ms; qe kept them when they were all Booleans (33: 10
     ms). Both eliminations are exact: the guard's meaning is the same either way."""
@@ -209,29 +260,48 @@ def projection_first(formula: z3.BoolRef) -> bool:
     return QE2_FIRST_BOOLS <= bools < len(sorts)
 
 
-def _apply(name: str, formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
-    """The tactic `name` (then simplify) on `formula` within `timeout_ms`, run in a context
-    of its own: the terms it makes before it succeeds or runs out of time (how many
-    depends on the machine's speed) are not made in the main context, whose term ids (and
-    so the order simplify gives disjunctions) then depend on the answer alone."""
+def _apply(name: str, formula: z3.BoolRef, effort: Effort, allowance: Allowance | None = None) -> z3.BoolRef | None:
+    """The tactic `name` (then simplify) on `formula` within `effort` and `allowance`, or None.
+
+    Run as a solver made from the tactic: z3 bounds a solver's check by `rlimit`, not a
+    tactic's `apply` (which takes a timeout alone), and where the tactic leaves the goal
+    undecided the solver's assertions are the goal it left (qe, qe2 and simplify rewrite
+    their one goal in place). In a context of its own: the terms it makes are not made in
+    the main context, whose term ids (and so the order simplify gives disjunctions) then
+    depend on the answer alone."""
     from contractor.runguard import interruptible
 
+    limit = effort if allowance is None else allowance.limit(effort)
+    if limit is None:
+        return None
     scratch = z3.Context()
+    solver = z3.Then(z3.Tactic(name, ctx=scratch), z3.Tactic("simplify", ctx=scratch)).solver()
+    solver.set("rlimit", limit.rlimit)
+    solver.set("timeout", max(1, limit.cap_ms))
+    solver.add(formula.translate(scratch))
     try:
-        tactic = z3.TryFor(z3.Then(z3.Tactic(name, ctx=scratch), z3.Tactic("simplify", ctx=scratch)),
-                           max(1, timeout_ms), ctx=scratch)
         with interruptible(scratch):  # Ctrl-C and the budget reach it (runguard.py)
-            goals = tactic(formula.translate(scratch))
+            answer = solver.check()
     except z3.Z3Exception:
         return None
-    parts = [f for g in goals for f in g]
-    result = z3.And(*parts, scratch) if len(goals) == 1 else z3.Or(*[z3.And(*g, scratch) for g in goals], scratch)
+    finally:
+        if allowance is not None:
+            allowance.spend(units_counted(solver))  # the context's whole count: it is fresh
+    # the goal's formulas, conjoined as the tactic's own answer was (the same text)
+    if answer == z3.sat:  # the goal became empty: true
+        result = z3.And(scratch)
+    elif answer == z3.unsat:  # the goal became false
+        result = z3.And(z3.BoolVal(False, scratch), scratch)
+    elif solver.reason_unknown() != "unknown":  # ran out of units or time, or was interrupted
+        return None
+    else:
+        result = z3.And(*solver.assertions(), scratch)
     if _has_quantifier(result):
         return None
     return result.translate(formula.ctx)
 
 
-def _projected(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
+def _projected(formula: z3.BoolRef, effort: Effort, allowance: Allowance | None = None) -> z3.BoolRef | None:
     """qe2, which takes no uninterpreted function: each application (over free constants
     only, as the callers' formulas have them) stands as a constant meanwhile (exact: the
     quantified values are not under any)."""
@@ -247,7 +317,7 @@ def _projected(formula: z3.BoolRef, timeout_ms: int) -> z3.BoolRef | None:
     if any(a.get_id() in bound_under for a in apps):
         return None
     pairs = [(a, z3.Const(f"qe2!app!{i}", a.sort())) for i, a in enumerate(apps)]
-    result = _apply("qe2", z3.substitute(formula, *pairs) if pairs else formula, timeout_ms)
+    result = _apply("qe2", z3.substitute(formula, *pairs) if pairs else formula, effort, allowance)
     if result is None or not pairs:
         return result
     return z3.substitute(result, *[(c, a) for a, c in pairs])
