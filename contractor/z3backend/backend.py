@@ -30,6 +30,7 @@ from contractor.z3backend.guards import IN_GUARDS
 from contractor.z3backend.incremental import Guards
 from contractor.z3backend.invregion import past_region
 from contractor.z3backend.invtext import InvariantText
+from contractor.z3backend.nextmodel import NextModel, NextModels
 from contractor.z3backend.readable import AtomOrder
 from contractor.z3backend.reuse import Reuse
 from contractor.z3backend.semantics import ClassSemantics, Outcome
@@ -86,6 +87,7 @@ class Z3Backend:
         self._solvers: dict[str, Prepared] = {}
         self._havoc: tuple[list[Enabled], str | None] | None = None  # havoc_states
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
+        self._next = NextModels()  # nextmodel.py: all-SAT models from the last one's
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
@@ -356,6 +358,12 @@ class Z3Backend:
         # literal asked as an assumption: the shared solver keeps them (and its lemmas) at
         # its base level instead of taking them in and out for every source state
         guard = self._guards.fresh()
+        # later models from the last one's after-state changed (nextmodel.py): where each
+        # model is a model of the query as it stands (no lazily refined bits or items)
+        nexts = source is not None and not enc.lazy and not enc.distinct
+        if nexts:
+            self._next.prepare(name, self.sem.fields, o.after, bits.values())
+        last: z3.ModelRef | NextModel | None = None
         try:
             for i, (cond, exact) in enumerate(phases):
                 solver = shared
@@ -364,7 +372,11 @@ class Z3Backend:
                     continue
                 on, before = [*assume, phase, guard], len(found)
                 while True:
-                    r = self.check(solver, *on) if solver is shared else self.check(solver)
+                    m = None if last is None else self.next_model(name, solver, on if solver is shared else [], last)
+                    if m is not None:
+                        r = z3.sat
+                    else:
+                        r = self.check(solver, *on) if solver is shared else self.check(solver)
                     if r == z3.unknown and solver is shared and len(found) == before and source is not None \
                             and self._guards.worth_asking(phase) and self._empty_phase(shared, phase):
                         break
@@ -381,7 +393,8 @@ class Z3Backend:
                         break
                     if r == z3.unknown:
                         return self.fallback(name, source, parts, o, found, solver.reason_unknown())
-                    m = solver.model()
+                    if m is None:
+                        m = solver.model()
                     status = enc.refine(m)
                     if status == REFINED:
                         refinements += 1
@@ -407,6 +420,8 @@ class Z3Backend:
                         found[enabled] = Target(enabled, "may", witness, "z3", reason)
                     if self.covers(found.keys()):  # no other state left: every further check is unsat
                         return list(found.values())
+                    if nexts:
+                        last = m
                     block = blocking(bits, enabled)
                     shared.add(z3.Implies(guard, block))
                     if solver is not shared:
@@ -416,6 +431,13 @@ class Z3Backend:
             enc.solver = lemmas_to
             shared.add(z3.Not(guard))  # this enumeration's blocking clauses are off for good
         return list(found.values())
+
+    def next_model(self, name: str, solver: z3.Solver, assumptions: list[z3.BoolRef],
+                   last: z3.ModelRef | NextModel) -> NextModel | None:
+        """A model of the check from the last one, its after-state changed (nextmodel.py), or None."""
+        self.end_if_spent()
+        self.n_queries += 1
+        return self._next.next_model(name, solver, assumptions, last)
 
     def _empty_phase(self, shared: z3.Solver, phase: z3.BoolRef) -> bool:
         """Whether a phase of a method's enumeration has no model from any source state,
