@@ -46,7 +46,7 @@ def test_value_leaves_skip_the_conditions() -> None:
 def test_the_next_model_is_a_model_of_the_check_on_the_same_path() -> None:
     s, fields, after, bit, path, chosen = _query()
     nexts = NextModels()
-    nexts.prepare("m", fields, after, [bit])
+    nexts.prepare("m", fields, after, [bit], [])
     guard = z3.Bool("nm_guard")
     assert s.check(guard, path) == z3.sat
     last = s.model()
@@ -63,10 +63,42 @@ def test_the_next_model_is_a_model_of_the_check_on_the_same_path() -> None:
     assert z3.is_true(got.eval(path, model_completion=True))
 
 
+def test_the_first_model_from_another_source_state_changes_the_pre_object_too() -> None:
+    s, fields, after, bit, path, chosen = _query()
+    pre = z3.Bool("pre!nm_high")
+    s.add(pre == (fields["state"].z > 3))
+    nexts = NextModels()
+    nexts.prepare("m", fields, after, [bit], [pre])
+    first, second = z3.Bools("nm_enum1 nm_enum2")
+    assert s.check(first, pre) == z3.sat
+    last = s.model()
+    s.add(z3.Implies(first, bit == z3.is_true(last.eval(bit, model_completion=True))), z3.Not(first))  # retired
+    assert nexts.next_model("m", s, [second, z3.Not(pre)], last) is None  # the source differs: not narrowly
+    got = nexts.next_model("m", s, [second, z3.Not(pre)], last, wide=True, retired=[first])
+    assert isinstance(got, NextModel)
+    for f in [*s.assertions(), second, z3.Not(pre)]:
+        assert z3.is_true(got.eval(f, model_completion=True))
+    assert got.eval(fields["state"].z, model_completion=True).as_long() <= 3
+
+
+def test_an_isolated_solver_answers_as_the_main_context_does() -> None:
+    from contractor.z3backend.isolated import IsolatedSolver
+
+    x, y = z3.Ints("nm_x nm_y")
+    b = z3.Bool("nm_b")
+    iso = IsolatedSolver([x > 0, z3.Implies(b, y == x + 1)], 5000)
+    iso.add(y < 3)
+    assert iso.check(b) == z3.sat
+    m = iso.model()
+    assert m.eval(y, model_completion=True).as_long() == m.eval(x, model_completion=True).as_long() + 1
+    assert iso.check(b, x > 5) == z3.unsat
+    assert [str(a) for a in iso.assertions()] == [str(a) for a in [x > 0, z3.Implies(b, y == x + 1), y < 3]]
+
+
 def test_where_the_path_must_change_the_solver_decides() -> None:
     s, fields, after, bit, path, chosen = _query()
     nexts = NextModels()
-    nexts.prepare("m", fields, after, [bit])
+    nexts.prepare("m", fields, after, [bit], [])
     guard = z3.Bool("nm_guard2")
     assert s.check(guard, z3.Not(path)) == z3.sat  # after = 3: the bit is false
     last = s.model()
@@ -78,7 +110,7 @@ def test_where_the_path_must_change_the_solver_decides() -> None:
 def test_an_unsatisfiable_check_is_never_answered() -> None:
     s, fields, after, bit, path, chosen = _query()
     nexts = NextModels()
-    nexts.prepare("m", fields, after, [bit])
+    nexts.prepare("m", fields, after, [bit], [])
     assert s.check(path) == z3.sat
     last = s.model()
     s.add(bit, z3.Not(bit))

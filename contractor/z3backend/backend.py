@@ -30,6 +30,7 @@ from contractor.z3backend.guards import IN_GUARDS
 from contractor.z3backend.incremental import Guards
 from contractor.z3backend.invregion import past_region
 from contractor.z3backend.invtext import InvariantText
+from contractor.z3backend.isolated import IsolatedSolver
 from contractor.z3backend.nextmodel import NextModel, NextModels
 from contractor.z3backend.readable import AtomOrder
 from contractor.z3backend.reuse import Reuse
@@ -88,6 +89,8 @@ class Z3Backend:
         self._havoc: tuple[list[Enabled], str | None] | None = None  # havoc_states
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
         self._next = NextModels()  # nextmodel.py: all-SAT models from the last one's
+        self._last_models: dict[str, z3.ModelRef | NextModel] = {}  # method -> its enumerations' last model
+        self._retired: dict[str, list[z3.BoolRef]] = {}  # method -> its enumerations' guards, retired
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
@@ -362,8 +365,10 @@ class Z3Backend:
         # model is a model of the query as it stands (no lazily refined bits or items)
         nexts = source is not None and not enc.lazy and not enc.distinct
         if nexts:
-            self._next.prepare(name, self.sem.fields, o.after, bits.values())
-        last: z3.ModelRef | NextModel | None = None
+            pre_bits = self._solvers[name][2] if name in self._solvers else None
+            self._next.prepare(name, self.sem.fields, o.after, bits.values(), (pre_bits or {}).values())
+        last: z3.ModelRef | NextModel | None = None  # this enumeration's
+        earlier = self._last_models.get(name) if nexts else None  # the last of an earlier source state's
         try:
             for i, (cond, exact) in enumerate(phases):
                 solver = shared
@@ -372,7 +377,8 @@ class Z3Backend:
                     continue
                 on, before = [*assume, phase, guard], len(found)
                 while True:
-                    m = None if last is None else self.next_model(name, solver, on if solver is shared else [], last)
+                    m = self.next_model(name, solver, on if solver is shared else [], last, earlier)
+                    earlier = None  # (tried for the first check only)
                     if m is not None:
                         r = z3.sat
                     else:
@@ -421,7 +427,7 @@ class Z3Backend:
                     if self.covers(found.keys()):  # no other state left: every further check is unsat
                         return list(found.values())
                     if nexts:
-                        last = m
+                        last = self._last_models[name] = m
                     block = blocking(bits, enabled)
                     shared.add(z3.Implies(guard, block))
                     if solver is not shared:
@@ -430,14 +436,22 @@ class Z3Backend:
         finally:
             enc.solver = lemmas_to
             shared.add(z3.Not(guard))  # this enumeration's blocking clauses are off for good
+            self._retired.setdefault(name, []).append(guard)
         return list(found.values())
 
     def next_model(self, name: str, solver: z3.Solver, assumptions: list[z3.BoolRef],
-                   last: z3.ModelRef | NextModel) -> NextModel | None:
-        """A model of the check from the last one, its after-state changed (nextmodel.py), or None."""
+                   last: z3.ModelRef | NextModel | None,
+                   earlier: z3.ModelRef | NextModel | None) -> NextModel | None:
+        """A model of the check from this enumeration's last model, its after-state changed,
+        or else from an earlier enumeration's, its pre-object changed too (nextmodel.py);
+        None where neither gives one (or there is neither)."""
+        if last is None and earlier is None:
+            return None
         self.end_if_spent()
         self.n_queries += 1
-        return self._next.next_model(name, solver, assumptions, last)
+        if last is not None:
+            return self._next.next_model(name, solver, assumptions, last)
+        return self._next.next_model(name, solver, assumptions, earlier, True, self._retired.get(name, []))
 
     def _empty_phase(self, shared: z3.Solver, phase: z3.BoolRef) -> bool:
         """Whether a phase of a method's enumeration has no model from any source state,
@@ -593,9 +607,13 @@ class Z3Backend:
         return W.value(m, v)
 
 
-def simplified(solver: z3.Solver, timeout_ms: int) -> z3.Solver:
+def simplified(solver: z3.Solver, timeout_ms: int) -> IsolatedSolver:
     """A solver holding `solver`'s assertions, each rewritten by z3.simplify (an equivalent
-    formula: the same models, so the same answers; witnesses may differ).
+    formula: the same models, so the same answers; witnesses may differ), in a z3 context
+    of its own (isolated.IsolatedSolver: its search does not depend on the terms the run
+    made before; HTTPConnection's `request` ran past its 2.5 M units on a solver of the main
+    context from both its source states, then took 1 to 1.3 s a check afresh; 0.14 to
+    0.6 s for its first check in a context of its own, the same in every run).
 
     A method's shared solver (the whole-query all-SAT from a source state) answers checks
     with assumptions on z3's SMT core, which does not run a fresh solver's preprocessing:
@@ -604,9 +622,7 @@ def simplified(solver: z3.Solver, timeout_ms: int) -> z3.Solver:
     its 20 checks replayed with 6 random seeds: 1.1 to 15 s (median 3.1 s, 1.8 to 18 M
     resource units) as written, 0.6 to 1.2 s (median 0.9 s, 0.9 to 1.9 M) simplified;
     `endheaders` median 0.47 -> 0.29 s."""
-    out = make_solver(timeout_ms)
-    out.add(*[z3.simplify(a) for a in solver.assertions()])
-    return out
+    return IsolatedSolver([z3.simplify(a) for a in solver.assertions()], timeout_ms)
 
 
 def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled | None:

@@ -41,9 +41,49 @@ class IsolatedModel:
         return value.translate(z3.main_ctx())
 
 
+class IsolatedSolver:
+    """A solver of a fresh context, told and asked with terms of the main context (what a
+    method's shared all-SAT solver is, backend.py): each term is translated there, and its
+    models are read back through IsolatedModel. Only the calls the all-SAT makes.
+
+    z3's search depends on its terms' ids, and in the main context those depend on every
+    term made before (the translation of other methods, earlier queries' witnesses): the
+    same `request` query of HTTPConnection ran out of its 2.5 M units on the shared solver
+    in one run and took 0.14 M in a context of its own. Translated into a fresh context,
+    the query's terms are numbered by the query alone: its search, and the time it takes,
+    no longer depend on what the run did before it. Answers are the same (sat and unsat
+    are facts about the formula); models, and so witnesses, may differ."""
+
+    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int) -> None:
+        self.ctx = z3.Context()
+        self.solver = make_solver(timeout_ms, self.ctx, core=True)
+        self._told: list[z3.BoolRef] = []
+        self.add(*assertions)
+
+    def add(self, *terms: z3.BoolRef) -> None:
+        self._told.extend(terms)
+        self.solver.add(*[t.translate(self.ctx) for t in terms])
+
+    def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        return self.solver.check(*[a.translate(self.ctx) for a in assumptions])
+
+    def model(self) -> IsolatedModel:
+        return IsolatedModel(self.solver.model(), self.ctx)
+
+    def assertions(self) -> list[z3.BoolRef]:
+        """What the solver was told, as told (terms of the main context)."""
+        return list(self._told)
+
+    def set(self, key: str, value: Any) -> None:
+        self.solver.set(key, value)
+
+    def reason_unknown(self) -> str:
+        return str(self.solver.reason_unknown())
+
+
 def solver_in(ctx: z3.Context, timeout_ms: int, *, core: bool = False) -> z3.Solver:
     """A solver of `ctx`, with make_solver's settings."""
     return make_solver(timeout_ms, ctx, core=core)
 
 
-__all__ = ["IsolatedModel", "history_sensitive", "solver_in"]
+__all__ = ["IsolatedModel", "IsolatedSolver", "history_sensitive", "solver_in"]

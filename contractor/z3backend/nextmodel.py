@@ -12,13 +12,16 @@ So before each check, the last model is kept except on the *free* constants (tho
 after-state's values are made of, through the branches of if-then-else but not their
 conditions, other than the pre-object's own fields; and the post-object's enabledness
 bits), and what is left of the solver's assertions and the check's assumptions under
-it, a small formula over the free constants, is solved on its own. A model of that,
-with the rest of the last model, is a model of the check: it is satisfiable (the answer
-the solver would give), and that model is used as the solver's would be. It is checked
-so before it is used: every assertion and assumption evaluates to true in it. Where what
-is left is unsatisfiable or not solved within its units, the solver is asked as before
-(the path itself must change). The targets found are the same (the enumeration still
-ends on the solver's `unsat`); models, and so witnesses, may differ.
+it, a small formula over the free constants, is solved on its own. The last model with
+those values (and any the small solver gave to constants the last model left open) is
+checked to be a model of the check (every assertion and assumption true in it), and
+then used as the solver's would be. Where what is left is unsatisfiable or not solved
+within its units, the solver is asked as before (the path itself must change). The
+first check from another source state starts from the method's last model of an earlier
+one, with the pre-object's fields and enabledness bits free too (`wide`; the earlier
+enumerations' guard literals, asserted false since, set so). The targets found are the
+same (an enumeration still ends on the solver's `unsat`); models, and so witnesses, may
+differ.
 
 All of it is done in a z3 context of its own (as satmodels.py does): the terms it makes
 take no term ids in the main context, whose term order z3's answers depend on.
@@ -60,12 +63,11 @@ class _Free:
     """A method's free constants in the context, with their stand-ins (fresh constants the
     rest of the last model does not give a value)."""
 
-    def __init__(self, ctx: z3.Context, free: list[z3.ExprRef]) -> None:
+    def __init__(self, ctx: z3.Context, free: list[z3.ExprRef], serial: int) -> None:
         self.ctx = ctx
         self.constants = [c.translate(ctx) for c in free]
-        self.stand_ins = [z3.Const(f"contractor!next!{i}", c.sort()) for i, c in enumerate(self.constants)]
-        self.names = {c.decl().name() for c in self.constants}
-        self.by_stand_in = {s.decl().name(): c for c, s in zip(self.constants, self.stand_ins)}
+        self.stand_ins = [z3.Const(f"contractor!next!{serial}!{i}", c.sort()) for i, c in enumerate(self.constants)]
+        self.by_stand_in = {s.decl().name(): c.decl() for c, s in zip(self.constants, self.stand_ins)}
         n = len(free)
         self._from = (z3.Ast * n)(*[c.as_ast() for c in self.constants])
         self._to = (z3.Ast * n)(*[s.as_ast() for s in self.stand_ins])
@@ -82,42 +84,50 @@ class NextModels:
 
     def __init__(self) -> None:
         self._ctx: z3.Context | None = None
-        self._free: dict[str, _Free | None] = {}
-        self._cached: dict[int, _Cached] = {}
+        self._free: dict[tuple[str, bool], _Free | None] = {}  # (method, wide?) -> its free constants
+        self._cached: dict[tuple[int, bool], _Cached] = {}
 
     def context(self) -> z3.Context:
         if self._ctx is None:
             self._ctx = z3.Context()
         return self._ctx
 
-    def prepare(self, name: str, fields: dict[str, Val], after: dict[str, Val], bits: Iterable[z3.BoolRef]) -> None:
-        """Note the free constants of `name`'s queries (once per method)."""
-        if name in self._free:
+    def prepare(self, name: str, fields: dict[str, Val], after: dict[str, Val], bits: Iterable[z3.BoolRef],
+                pre_bits: Iterable[z3.BoolRef]) -> None:
+        """Note the free constants of `name`'s queries (once per method): the after-state's
+        and the post bits (narrow); those and the pre-object's fields and bits (wide)."""
+        if (name, False) in self._free:
             return
-        fixed = {str(c) for v in fields.values() for t in _terms(v) for c in dag.free_constants(t)}
+        own = {str(c): c for v in fields.values() for t in _terms(v) for c in dag.free_constants(t)}
         free = {str(c): c for c in value_leaves([t for v in after.values() for t in _terms(v)])}
         free.update({str(b): b for b in bits})
-        chosen = [free[k] for k in sorted(free) if k not in fixed]
-        self._free[name] = _Free(self.context(), chosen) if chosen else None
+        narrow = [free[k] for k in sorted(free) if k not in own]
+        free.update(own)
+        free.update({str(b): b for b in pre_bits})
+        wide = [free[k] for k in sorted(free)]
+        self._free[(name, False)] = _Free(self.context(), narrow, len(self._free)) if narrow else None
+        self._free[(name, True)] = _Free(self.context(), wide, len(self._free)) if wide else None
 
     def next_model(self, name: str, solver: z3.Solver, assumptions: list[z3.BoolRef],
-                   last: Any) -> NextModel | None:
+                   last: Any, wide: bool = False, retired: Iterable[z3.BoolRef] = ()) -> NextModel | None:
         """A model of `solver`'s assertions and `assumptions` that differs from `last` (a
-        model of an earlier check of the same enumeration) only on `name`'s free constants,
-        or None where none was found within NEXT_RLIMIT units."""
-        free = self._free.get(name)
+        model of an earlier check) only on `name`'s free constants (`wide`: the pre-object's
+        too, for the first check from another source state; `retired`: the guards of
+        earlier enumerations, asserted false since), or None where none was found within
+        NEXT_RLIMIT units."""
+        free = self._free.get((name, wide))
         if free is None:
             return None
         ctx = self.context()
-        if isinstance(last, NextModel):
-            base = last.base
-        else:  # a ModelRef, or an IsolatedModel (a model of another context)
-            base = (last.model if isinstance(last, IsolatedModel) else last).translate(ctx)
-        cached = self._assertions(solver, free)
+        # a copy of the last model (in the context), to be changed into the next one
+        model = (last.model if isinstance(last, (NextModel, IsolatedModel)) else last).translate(ctx)
+        for g in retired:
+            model.update_value(g.translate(ctx), z3.BoolVal(False, ctx))
+        cached = self._assertions(solver, free, wide)
         extra = [a.translate(ctx) for a in assumptions]
         rest = []
         for f in [*cached.renamed, *[free.rename(a) for a in extra]]:
-            r = base.eval(f, model_completion=False)
+            r = model.eval(f, model_completion=False)
             if z3.is_false(r):
                 return None
             if not z3.is_true(r):
@@ -126,16 +136,21 @@ class NextModels:
         small.add(*rest)
         if small.check() != z3.sat:
             return None
-        made = NextModel(base, small.model(), free)
-        if not all(z3.is_true(made.here(f, True)) for f in [*cached.plain, *extra]):
+        found = small.model()
+        values = [(free.by_stand_in.get(d.name(), d), found[d]) for d in found.decls()]
+        if any(d.arity() > 0 for d, _ in values):
+            return None  # a function the last model left open: the solver decides
+        for d, v in values:  # a free constant's value, or one the last model left open
+            model.update_value(d, v)
+        if not all(z3.is_true(model.eval(f, model_completion=True)) for f in [*cached.plain, *extra]):
             return None  # (never seen) not a model after all: the solver decides
-        return made
+        return NextModel(model, ctx)
 
-    def _assertions(self, solver: z3.Solver, free: _Free) -> _Cached:
+    def _assertions(self, solver: z3.Solver, free: _Free, wide: bool) -> _Cached:
         """The solver's assertions in the context; those added since the last call translated now."""
-        cached = self._cached.get(id(solver))
+        cached = self._cached.get((id(solver), wide))
         if cached is None or cached.solver is not solver:
-            cached = self._cached[id(solver)] = _Cached(solver)
+            cached = self._cached[(id(solver), wide)] = _Cached(solver)
         now = solver.assertions()
         ctx = self.context()
         for i in range(len(cached.plain), len(now)):
@@ -180,21 +195,9 @@ def value_leaves(terms: list[z3.ExprRef]) -> list[z3.ExprRef]:
     return found
 
 
-class NextModel:
-    """A model of a check: the last model (`base`, in the context) with the free
-    constants' values from `small` (their stand-ins'), and what base left open from small
-    too; read with terms of the main context, as a ModelRef is."""
-
-    def __init__(self, base: z3.ModelRef, small: z3.ModelRef, free: _Free) -> None:
-        self.base, self.small, self.free = base, small, free
-
-    def here(self, term: z3.ExprRef, model_completion: bool) -> z3.ExprRef:
-        """The value of a term of the context."""
-        return self.small.eval(self.base.eval(self.free.rename(term), model_completion=False),
-                               model_completion=model_completion)
-
-    def eval(self, term: Any, model_completion: bool = False) -> Any:
-        return self.here(term.translate(self.free.ctx), model_completion).translate(z3.main_ctx())
+class NextModel(IsolatedModel):
+    """The next model: a model of the context (the last one with the free constants, and
+    what it left open, changed), read with terms of the main context."""
 
 
 __all__ = ["NEXT_RLIMIT", "NextModel", "NextModels", "value_leaves"]
