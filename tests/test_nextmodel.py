@@ -18,6 +18,7 @@ from contractor.z3backend import Z3Backend
 from contractor.z3backend.nextmodel import NextModel, NextModels, value_leaves
 from contractor.z3backend.values import Val, fresh
 from contractor.z3backend.z3util import make_solver
+from tests.outside_conn import CONN
 
 ROOT = Path(__file__).resolve().parent.parent
 INT = TypeRef(TypeKind.INT)
@@ -134,38 +135,6 @@ class Counting(Z3Backend):
         self.answered += got is not None
         return got
 
-
-# outside code chooses the after-state (the case nextmodel.py is for: HTTPConnection's
-# connect and request hand the object to sys.audit)
-CONN = """
-import random
-
-
-class Conn:
-    def __init__(self) -> None:
-        self.sock = None
-        self.state: str = "idle"
-
-    def open(self, host: str) -> None:
-        if self.state != "idle":
-            raise ValueError("busy")
-        self.sock = random.choice([None, host])
-        self.state = str(random.random())
-
-    def send(self) -> None:
-        if self.sock is None:
-            raise ValueError("not open")
-        self.state = "sent"
-
-    def finish(self) -> None:
-        if self.state != "sent":
-            raise ValueError("nothing sent")
-        self.state = "idle"
-
-    def reset(self) -> None:
-        self.state = "idle"
-"""
-
 # an untranslated path (fresh after-values), loops past the bound, several sources
 SAMPLES = ["untyped.py", "loop_past_bound.py", "player.py", "stack.py", "turnstile.py"]
 
@@ -188,6 +157,14 @@ def _same_targets(model: ClassModel) -> int:
     assert [(t.source, t.method, t.target, t.certainty) for t in got.transitions] == \
         [(t.source, t.method, t.target, t.certainty) for t in want.transitions]
     return plain.answered
+
+
+@pytest.fixture(autouse=True)
+def _always_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Next models tried after every check (not only after costly ones, NEXT_FROM)."""
+    from contractor.z3backend import backend
+
+    monkeypatch.setattr(backend, "NEXT_FROM", 0)
 
 
 def test_outside_code_choosing_the_state_gives_the_same_targets(tmp_path: Path) -> None:

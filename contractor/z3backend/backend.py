@@ -55,6 +55,12 @@ Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre 
 # with the timeout set again to the same 10 s and an rlimit, its 5th and 6th checks took
 # 1.2 and 2.5+ M units, with any other value 0.4 and 0.1 M, as without an rlimit).
 INCREMENTAL = Effort(rlimit=2_500_000, cap_ms=5_000)
+# the z3 resource units a method's last check took from which the next is first tried
+# from the last model (nextmodel.py): below it (about 0.05 s), asking the solver costs
+# less than the attempt (zipfile.ZipFile's extract, testzip: 5-10 ms a check)
+NEXT_FROM = 100_000
+COVER_FROM = 4  # targets of one enumeration before covers lists the states
+COVER_STATES = 16  # the most states covers lists
 SURELY_MS = 1000  # proving a method surely enabled in a state (else it is listed undecided)
 SURELY_SECONDS = 5.0  # for all those proofs of a run; past it, the methods left are listed undecided
 
@@ -87,10 +93,12 @@ class Z3Backend:
         self._extra_findings: list[Finding] = []
         self._solvers: dict[str, Prepared] = {}
         self._havoc: tuple[list[Enabled], str | None] | None = None  # havoc_states
+        self._every: frozenset[Enabled] | None = None  # covers' listing (empty: stopped short)
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
         self._next = NextModels()  # nextmodel.py: all-SAT models from the last one's
         self._last_models: dict[str, z3.ModelRef | NextModel] = {}  # method -> its enumerations' last model
         self._retired: dict[str, list[z3.BoolRef]] = {}  # method -> its enumerations' guards, retired
+        self._costly: dict[str, bool] = {}  # method -> whether its last check took NEXT_FROM units
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
@@ -377,12 +385,16 @@ class Z3Backend:
                     continue
                 on, before = [*assume, phase, guard], len(found)
                 while True:
-                    m = self.next_model(name, solver, on if solver is shared else [], last, earlier)
+                    m = self.next_model(name, solver, on if solver is shared else [], last, earlier) \
+                        if self._costly.get(name, False) else None
                     earlier = None  # (tried for the first check only)
                     if m is not None:
                         r = z3.sat
                     else:
                         r = self.check(solver, *on) if solver is shared else self.check(solver)
+                        # worth a next model where the solver's checks are not cheap (a
+                        # solver afresh, past the shared one's units, never is)
+                        self._costly[name] = not isinstance(solver, IsolatedSolver) or solver.last_units >= NEXT_FROM
                     if r == z3.unknown and solver is shared and len(found) == before and source is not None \
                             and self._guards.worth_asking(phase) and self._empty_phase(shared, phase):
                         break
@@ -465,13 +477,29 @@ class Z3Backend:
 
     def covers(self, found: Iterable[Enabled]) -> bool:
         """Whether `found` holds every state an object meeting the invariant can be in
-        (havoc_states, if listed, completely, with exact bits: no lazily refined
+        (havoc_states, listed completely, with exact bits: no lazily refined
         enabledness), so that no query can find another target. smtplib.SMTP's
         send_message reaches all 6 from 4 states, and proving there is no 7th took 1-1.6 M
-        resource units each."""
-        if self._havoc is None or self._havoc[1] is not None or self.sem.quantified:
+        resource units each. Where no method's effect was unknown (havoc_states not
+        listed), the states are listed (at most COVER_STATES of them) once an enumeration
+        has found COVER_FROM targets: HTTPConnection's request, endheaders, connect and
+        send reach all 8 from each source, and proving there is no 9th took request 0.6
+        to 1.2 s."""
+        if self.sem.quantified:
             return False
-        return set(found) >= set(self._havoc[0])
+        found = set(found)
+        if self._havoc is not None:
+            every = set(self._havoc[0]) if self._havoc[1] is None else None
+        elif len(found) < COVER_FROM:
+            return False
+        else:
+            if self._every is None:
+                states, stopped = self._list_states(COVER_STATES)
+                self._every = frozenset(states) if stopped is None else frozenset()
+                if stopped is None:  # the whole listing: havoc_states' too
+                    self._havoc = (states, None)
+            every = set(self._every) or None
+        return every is not None and found >= every
 
     def past_invariant(self, o: Outcome, method: bool) -> z3.BoolRef | None:
         """Where the objects before (a method's) or after the call are past the bound within
@@ -580,23 +608,29 @@ class Z3Backend:
         Listed on the first call only: smtplib.SMTP's sendmail, untranslated, asked it from
         each of its 6 source states, 7 checks each (3.5 s of the exploration's 30)."""
         if self._havoc is None:
-            fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
-            wf = [V.well_formed(v, asserted=True) for v in fields.values() if v.kind != "any"]
-            solver, enc, bits = self.setup(wf, None, fields)
-            out: dict[Enabled, None] = {}
-            while (r := self.check(solver)) == z3.sat:
-                m = solver.model()
-                if enc.refine(m) == REFINED:
-                    continue
-                values = bit_values(m, bits)
-                known = {a: b for a, b in bits.items() if values[a] is not None}
-                enabled = frozenset(a for a, v in values.items() if v)
-                open_bits = [a for a, v in values.items() if v is None]  # either value is possible
-                for chosen in itertools.product([False, True], repeat=len(open_bits)):
-                    out[enabled | frozenset(a for a, v in zip(open_bits, chosen) if v)] = None
-                solver.add(blocking(known, enabled))
-            self._havoc = (list(out), solver.reason_unknown() if r == z3.unknown else None)
+            self._havoc = self._list_states(None)
         return self._havoc
+
+    def _list_states(self, limit: int | None) -> tuple[list[Enabled], str | None]:
+        """havoc_states' listing; past `limit` states (if given), stopped short."""
+        fields = {k: (V.fresh(v.type, f"havoc!{k}") if v.kind != "any" else v) for k, v in self.sem.fields.items()}
+        wf = [V.well_formed(v, asserted=True) for v in fields.values() if v.kind != "any"]
+        solver, enc, bits = self.setup(wf, None, fields)
+        out: dict[Enabled, None] = {}
+        while (r := self.check(solver)) == z3.sat:
+            m = solver.model()
+            if enc.refine(m) == REFINED:
+                continue
+            values = bit_values(m, bits)
+            known = {a: b for a, b in bits.items() if values[a] is not None}
+            enabled = frozenset(a for a, v in values.items() if v)
+            open_bits = [a for a, v in values.items() if v is None]  # either value is possible
+            for chosen in itertools.product([False, True], repeat=len(open_bits)):
+                out[enabled | frozenset(a for a, v in zip(open_bits, chosen) if v)] = None
+            if limit is not None and len(out) > limit:
+                return list(out), f"more than {limit} states"
+            solver.add(blocking(known, enabled))
+        return list(out), solver.reason_unknown() if r == z3.unknown else None
 
     # -- witnesses -------------------------------------------------------------------
 

@@ -58,6 +58,8 @@ class IsolatedSolver:
         self.ctx = z3.Context()
         self.solver = make_solver(timeout_ms, self.ctx, core=True)
         self._told: list[z3.BoolRef] = []
+        self._spent = 0  # the context's resource units counted so far
+        self.last_units = 0  # of the last check
         self.add(*assertions)
 
     def add(self, *terms: z3.BoolRef) -> None:
@@ -65,7 +67,13 @@ class IsolatedSolver:
         self.solver.add(*[t.translate(self.ctx) for t in terms])
 
     def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        return self.solver.check(*[a.translate(self.ctx) for a in assumptions])
+        """The check; `last_units` is then the z3 resource units it took (the context's count,
+        of this solver alone: the same in every run)."""
+        answer = self.solver.check(*[a.translate(self.ctx) for a in assumptions])
+        stats = self.solver.statistics()
+        spent = int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+        self.last_units, self._spent = spent - self._spent, spent
+        return answer
 
     def model(self) -> IsolatedModel:
         return IsolatedModel(self.solver.model(), self.ctx)
