@@ -29,16 +29,51 @@ def history_sensitive(terms: list[z3.ExprRef]) -> bool:
     return dag.has_sort(terms, HISTORY_SENSITIVE)
 
 
+class Translations:
+    """Terms of the main context translated into one other context, and values of that
+    context translated back, each once: a model is evaluated on the same terms again and
+    again (a method's after-state fields and enabledness bits, for each of its models),
+    and translating a field's term copies its whole path condition into the context
+    (zipfile.ZipFile: 30 K translations, 0.4 s of a 5.8 s run, before). Both sides of
+    each pair are kept alive, so that an id is never reused for another term while it is
+    a key."""
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self._into: dict[int, tuple[Any, Any]] = {}  # main term id -> (main term, its translation)
+        self._back: dict[int, tuple[Any, Any]] = {}  # context term id -> (it, its main-context copy)
+
+    def into(self, term: Any) -> Any:
+        """`term` (of the main context) in the context."""
+        key = term.get_id()
+        hit = self._into.get(key)
+        if hit is None:
+            hit = self._into[key] = (term, term.translate(self.ctx))
+        return hit[1]
+
+    def back(self, value: Any) -> Any:
+        """`value` (of the context) in the main context."""
+        key = value.get_id()
+        hit = self._back.get(key)
+        if hit is None:
+            hit = self._back[key] = (value, value.translate(z3.main_ctx()))
+        return hit[1]
+
+
 class IsolatedModel:
     """A model of a fresh context, read with terms of the main context (as `witness.value`
-    and the post bits do): each term is translated there, evaluated, and translated back."""
+    and the post bits do): each term is translated there, evaluated, and translated back
+    (through `terms`, where given: each term translated once for every model of the context)."""
 
-    def __init__(self, model: z3.ModelRef, ctx: z3.Context) -> None:
+    def __init__(self, model: z3.ModelRef, ctx: z3.Context, terms: Translations | None = None) -> None:
         self.model, self.ctx = model, ctx
+        self.terms = terms
 
     def eval(self, term: Any, model_completion: bool = False) -> Any:
-        value = self.model.eval(term.translate(self.ctx), model_completion=model_completion)
-        return value.translate(z3.main_ctx())
+        if self.terms is None:
+            value = self.model.eval(term.translate(self.ctx), model_completion=model_completion)
+            return value.translate(z3.main_ctx())
+        return self.terms.back(self.model.eval(self.terms.into(term), model_completion=model_completion))
 
 
 class IsolatedSolver:
@@ -57,6 +92,7 @@ class IsolatedSolver:
     def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int) -> None:
         self.ctx = z3.Context()
         self.solver = make_solver(timeout_ms, self.ctx, core=True)
+        self.terms = Translations(self.ctx)
         self._told: list[z3.BoolRef] = []
         self._spent = 0  # the context's resource units counted so far
         self.last_units = 0  # of the last check
@@ -64,19 +100,19 @@ class IsolatedSolver:
 
     def add(self, *terms: z3.BoolRef) -> None:
         self._told.extend(terms)
-        self.solver.add(*[t.translate(self.ctx) for t in terms])
+        self.solver.add(*[self.terms.into(t) for t in terms])
 
     def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The check; `last_units` is then the z3 resource units it took (the context's count,
         of this solver alone: the same in every run)."""
-        answer = self.solver.check(*[a.translate(self.ctx) for a in assumptions])
+        answer = self.solver.check(*[self.terms.into(a) for a in assumptions])
         stats = self.solver.statistics()
         spent = int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
         self.last_units, self._spent = spent - self._spent, spent
         return answer
 
     def model(self) -> IsolatedModel:
-        return IsolatedModel(self.solver.model(), self.ctx)
+        return IsolatedModel(self.solver.model(), self.ctx, self.terms)
 
     def assertions(self) -> list[z3.BoolRef]:
         """What the solver was told, as told (terms of the main context)."""
@@ -94,4 +130,4 @@ def solver_in(ctx: z3.Context, timeout_ms: int, *, core: bool = False) -> z3.Sol
     return make_solver(timeout_ms, ctx, core=core)
 
 
-__all__ = ["IsolatedModel", "IsolatedSolver", "history_sensitive", "solver_in"]
+__all__ = ["IsolatedModel", "IsolatedSolver", "Translations", "history_sensitive", "solver_in"]
