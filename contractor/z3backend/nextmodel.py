@@ -38,7 +38,7 @@ from z3 import z3core as C
 
 from contractor.z3backend import dag
 from contractor.z3backend import rawapi as R
-from contractor.z3backend.isolated import IsolatedModel
+from contractor.z3backend.isolated import IsolatedModel, Translations
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import make_solver
 
@@ -84,6 +84,7 @@ class NextModels:
 
     def __init__(self) -> None:
         self._ctx: z3.Context | None = None
+        self._terms: Translations | None = None  # the main context's terms in it, and back
         self._free: dict[tuple[str, bool], _Free | None] = {}  # (method, wide?) -> its free constants
         self._cached: dict[tuple[int, bool], _Cached] = {}
 
@@ -91,6 +92,14 @@ class NextModels:
         if self._ctx is None:
             self._ctx = z3.Context()
         return self._ctx
+
+    def terms(self) -> Translations:
+        """Translations into the context (and its values back): a method's next models are
+        read on the same terms, its fields and bits, each translated once (HTTPConnection's
+        request: 11 ms a witness, each field's path condition translated again)."""
+        if self._terms is None:
+            self._terms = Translations(self.context())
+        return self._terms
 
     def prepare(self, name: str, fields: dict[str, Val], after: dict[str, Val], bits: Iterable[z3.BoolRef],
                 pre_bits: Iterable[z3.BoolRef]) -> None:
@@ -122,9 +131,9 @@ class NextModels:
         # a copy of the last model (in the context), to be changed into the next one
         model = (last.model if isinstance(last, (NextModel, IsolatedModel)) else last).translate(ctx)
         for g in retired:
-            model.update_value(g.translate(ctx), z3.BoolVal(False, ctx))
+            model.update_value(self.terms().into(g), z3.BoolVal(False, ctx))
         cached = self._assertions(solver, free, wide)
-        extra = [a.translate(ctx) for a in assumptions]
+        extra = [self.terms().into(a) for a in assumptions]
         # evaluated at once: the assertions share most of their nodes (the method's raise
         # conditions), evaluated once so (one by one, the verification below took 8 ms)
         rest = model.eval(z3.And(*cached.renamed, *[free.rename(a) for a in extra]), model_completion=False)
@@ -142,7 +151,7 @@ class NextModels:
             model.update_value(d, v)
         if not z3.is_true(model.eval(z3.And(*cached.plain, *extra), model_completion=True)):
             return None  # (never seen) not a model after all: the solver decides
-        return NextModel(model, ctx)
+        return NextModel(model, ctx, self.terms())
 
     def _assertions(self, solver: z3.Solver, free: _Free, wide: bool) -> _Cached:
         """The solver's assertions in the context; those added since the last call translated now."""
