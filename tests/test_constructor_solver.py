@@ -1,0 +1,65 @@
+"""A constructor's queries (backend.prepare without a source) are solved in a z3 context of
+their own (isolated.IsolatedSolver) without relevancy filtering (CONSTRUCTOR_RELEVANCY):
+the explorations are those of the main context's solver with z3's default relevancy
+(the same states, transitions, initializations and certainties)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+
+from contractor.api import InferOptions, load_model
+from contractor.explore import explore
+from contractor.model import ClassModel
+from contractor.z3backend import Z3Backend
+from contractor.z3backend import backend as B
+from contractor.z3backend.isolated import IsolatedSolver
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _models(path: Path) -> list[ClassModel]:
+    import ast
+
+    names = [n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
+    found = [load_model(f"{path}:{n}", InferOptions(backend="z3")) for n in names]
+    return [m for m in found if m.actions]
+
+
+def _shape(model: ClassModel, backend: Z3Backend) -> tuple:
+    ts = explore(model, backend)
+    return (ts.states, [(t.source, t.method, t.target, t.certainty) for t in ts.transitions],
+            [(i.constructor, i.target, i.certainty) for i in ts.initializations])
+
+
+class _MainContext:
+    """IsolatedSolver's stand-in: a solver of the main context, z3's default relevancy."""
+
+    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int) -> None:
+        self.solver = B.make_solver(timeout_ms)
+        self.solver.add(*assertions)
+        self.last_units = 0  # (read where a method's next model is worth trying: never for a constructor)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.solver, name)
+
+    def set(self, key: str, value: object) -> None:
+        if key != "smt.relevancy":
+            self.solver.set(key, value)
+
+
+@pytest.mark.parametrize("sample", ["door.py", "player.py", "untyped.py", "loop_counter.py", "session_pool.py"])
+def test_constructor_solver_gives_the_main_contexts_explorations(sample: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    for model in _models(ROOT / "samples" / sample):
+        isolated = Z3Backend(model, timeout=30.0, reuse=False)
+        got = _shape(model, isolated)
+        assert got[2], "the class has initializations"
+        with monkeypatch.context() as m:
+            m.setattr(B, "IsolatedSolver", _MainContext)
+            m.setattr(B, "simplified", lambda s, t: IsolatedSolver([z3.simplify(a) for a in s.assertions()], t))
+            plain = Z3Backend(model, timeout=30.0, reuse=False)
+            plain.sem = isolated.sem
+            assert got == _shape(model, plain)
