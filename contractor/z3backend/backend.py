@@ -59,6 +59,7 @@ INCREMENTAL = Effort(rlimit=2_500_000, cap_ms=5_000)
 # from the last model (nextmodel.py): below it (about 0.05 s), asking the solver costs
 # less than the attempt (zipfile.ZipFile's extract, testzip: 5-10 ms a check)
 NEXT_FROM = 100_000
+RELEVANCY_FREE_EXPRS = 30_000  # a method's shared solver this large (num-exprs) or more: no relevancy (simplified)
 COVER_FROM = 4  # targets of one enumeration before covers lists the states
 COVER_STATES = 16  # the most states covers lists
 CONSTRUCTOR_RELEVANCY = 0  # z3's smt.relevancy for a constructor's queries (prepare)
@@ -668,8 +669,34 @@ def simplified(solver: z3.Solver, timeout_ms: int) -> IsolatedSolver:
     again and again) and the core searched them as written. HTTPConnection's `request`,
     its 20 checks replayed with 6 random seeds: 1.1 to 15 s (median 3.1 s, 1.8 to 18 M
     resource units) as written, 0.6 to 1.2 s (median 0.9 s, 0.9 to 1.9 M) simplified;
-    `endheaders` median 0.47 -> 0.29 s."""
-    return IsolatedSolver([z3.simplify(a) for a in solver.assertions()], timeout_ms)
+    `endheaders` median 0.47 -> 0.29 s.
+
+    Where the query is large (RELEVANCY_FREE_EXPRS), the solver does not track which atoms
+    are relevant (`smt.relevancy` 0): z3's default (2) assigns only the atoms the formula's
+    Boolean structure makes relevant, and on the deep nests of raise conditions of a method
+    inlining most of its class its search wandered. HTTPConnection's `request` (177 K
+    expressions, 7.2 K distinct nodes), its first check replayed with 5 random seeds: 0.2
+    to 1.7 M resource units with relevancy, 0.14 to 0.26 M without; in runs 0.8 -> 0.12 M;
+    `endheaders` (61 K) about the same. Its small queries (`send`, `connect`: 4 to 11 K
+    expressions, 60-70 checks of 0.02-0.05 M units) took a third more units without
+    relevancy, so they keep it; smtplib.SMTP's (10-17 K distinct nodes) took the same
+    time either way (36 s). Answers are the same (a search heuristic); models, and so
+    witnesses, may differ."""
+    told = [z3.simplify(a) for a in solver.assertions()]
+    shared = IsolatedSolver(told, timeout_ms)
+    if told and expressions(told) >= RELEVANCY_FREE_EXPRS:
+        shared.set("smt.relevancy", 0)
+    return shared
+
+
+def expressions(terms: list[z3.BoolRef]) -> float:
+    """z3's count of the expressions of a goal holding `terms` (the `num-exprs` probe; the
+    goal splits conjunctions and pushes negations in, so it counts more than the distinct
+    nodes: HTTPConnection's `request` 177 to 226 K for 7.2 K). Computed in z3: a
+    millisecond, where a walk of the distinct nodes from Python took 0.1 s."""
+    goal = z3.Goal(ctx=terms[0].ctx)
+    goal.add(*terms)
+    return float(z3.Probe("num-exprs", ctx=terms[0].ctx)(goal))
 
 
 def enabled_in(model: z3.ModelRef, bits: dict[str, z3.BoolRef]) -> Enabled | None:
