@@ -1,5 +1,7 @@
-"""Raise guards with many bound Booleans go to qe2 before qe (z3util.projection_first):
-the same guard, eliminated exactly, without qe's case splits running into its timeout."""
+"""Raise guards go to qe2 before qe (z3util.eliminate_quantifiers with `project`): the
+same guard, eliminated exactly, without qe's case splits on the path Booleans running
+into its units; qe where qe2 cannot (an uninterpreted function of a bound value), and
+for every other elimination."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import z3
 
-from contractor.z3backend.z3util import QE2_FIRST_BOOLS, eliminate_quantifiers, projection_first
+from contractor.z3backend import z3util
+from contractor.z3backend.z3util import eliminate_quantifiers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,27 +33,57 @@ def _guard(n_bools: int, with_int: bool = True) -> tuple[z3.BoolRef, list[z3.Exp
     return z3.Exists(bound, z3.And(*body)), bound
 
 
-def test_which_guards_go_to_qe2_first() -> None:
-    assert projection_first(_guard(QE2_FIRST_BOOLS)[0])
-    assert not projection_first(_guard(QE2_FIRST_BOOLS - 1)[0])  # few Booleans: qe first, as before
-    assert not projection_first(_guard(QE2_FIRST_BOOLS + 5, with_int=False)[0])  # Booleans alone: qe
-    b, v = z3.Bool("b"), z3.Int("v")
-    assert not projection_first(z3.ForAll([b, v], z3.Or(b, v > 0)))  # only `exists` (raise guards)
-    assert not projection_first(z3.Int("x") > 0)
+def _tactics(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tactics eliminate_quantifiers runs, in order (each still run)."""
+    used: list[str] = []
+    real = z3util._apply
+
+    def apply(name: str, *args: object, **kwargs: object) -> z3.BoolRef | None:
+        used.append(name)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(z3util, "_apply", apply)
+    return used
 
 
-def test_qe2_first_eliminates_exactly() -> None:
-    formula, _ = _guard(QE2_FIRST_BOOLS + 4)
-    assert projection_first(formula)
-    result = eliminate_quantifiers(formula, project=True)
+def _exact(result: z3.BoolRef, formula: z3.BoolRef) -> None:
     assert result is not formula and not z3.is_quantifier(result)
-    names = {str(c) for c in z3.z3util.get_vars(result)}
-    assert names <= {"x", "y"}
+    assert {str(c) for c in z3.z3util.get_vars(result)} <= {"x", "y"}
     s = z3.Solver()
     s.add(result != formula)  # equivalent over every x, y
     assert s.check() == z3.unsat
     s = z3.Solver()  # and not trivially true: x = 0 enables no path (b_i needs x > i, i >= 0)
     s.add(result, z3.Int("x") == 0)
+    assert s.check() == z3.unsat
+
+
+@pytest.mark.parametrize("n_bools, with_int", [(3, True), (20, True), (13, False), (30, False)])
+def test_a_raise_guard_goes_to_qe2_first_and_is_eliminated_exactly(
+        monkeypatch: pytest.MonkeyPatch, n_bools: int, with_int: bool) -> None:
+    used = _tactics(monkeypatch)
+    formula, _ = _guard(n_bools, with_int)
+    _exact(eliminate_quantifiers(formula, project=True), formula)
+    assert used == ["qe2"]
+
+
+def test_other_eliminations_go_to_qe(monkeypatch: pytest.MonkeyPatch) -> None:
+    used = _tactics(monkeypatch)
+    formula, _ = _guard(5)
+    _exact(eliminate_quantifiers(formula), formula)
+    assert used == ["qe"]
+
+
+def test_where_qe2_cannot_qe_eliminates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """qe2 takes no uninterpreted function of a bound value (z3util._projected): qe then."""
+    used = _tactics(monkeypatch)
+    x, v = z3.Ints("x v")
+    f = z3.Function("qe_order_f", z3.IntSort(), z3.IntSort())
+    formula = z3.Exists([v], z3.And(f(v) > x, v == 3))  # qe: f(3) > x
+    result = eliminate_quantifiers(formula, project=True)
+    assert used == ["qe"]
+    assert not z3.is_quantifier(result)
+    s = z3.Solver()
+    s.add(result != formula)
     assert s.check() == z3.unsat
 
 

@@ -169,11 +169,6 @@ def truth(model: Any, e: z3.BoolRef, timeout_ms: int = TRUTH_MS) -> bool | None:
 # every load. The ZipFile, HTTPConnection, Wave_write, Lock and SMTP eliminations that
 # succeed need 0.001 M to 0.7 M units; a 2000 ms timeout was 10 M to 20 M units
 QE = Effort(rlimit=16_000_000, cap_ms=30_000)
-# qe's first try on a raise guard: where it needs more, qe2 is asked (eliminate_quantifiers).
-# The 250 ms this was: asyncio.locks.Lock's `acquire` needs 0.7 M units (0.12 s), zipfile's
-# `close` 0.39 M (0.17 s, its answer then keeps a quantifier), HTTPConnection's
-# `getresponse` 8.8 M (1.2 s, settled by qe2 in 7 K)
-QUICK_QE = Effort(rlimit=1_500_000, cap_ms=10_000)
 
 
 @dataclass
@@ -219,45 +214,25 @@ def units_counted(solver: z3.Solver) -> int:
 
 def eliminate_quantifiers(formula: z3.BoolRef, effort: Effort = QE, project: bool = False,
                           allowance: Allowance | None = None) -> z3.BoolRef:
-    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else (with
-    `project`, for raise guards) where its model-based projection (qe2) does, else unchanged;
-    each try within `effort` and `allowance` (z3's resource units: the same answer at any load).
+    """`formula` with its quantifiers eliminated where z3's qe tactic manages, else
+    unchanged; with `project` (raise guards), by z3's model-based projection (qe2) first,
+    and by qe where qe2 cannot; each try within `effort` and `allowance` (z3's resource
+    units: the same answer at any load).
 
-    With `project`, qe first gets only QUICK_QE: where it needs more it mostly runs out,
-    and qe2 then settles it in a fraction of the units (HTTPConnection's guards: 2 s each
-    before); qe gets its full `effort` again only where qe2 fails too. Where qe would split
-    on many bound Booleans (projection_first), qe2 is asked first."""
+    qe splits on the bound Booleans (the path choices of inlined calls) and ran into its
+    units on most raise guards that bind any besides values of other sorts (zipfile's 7
+    guards of 20 to 52 Booleans: 3 to 6 s each; smtplib.SMTP's 40 to 100: 3 to 14 s),
+    and took 0.13 to 0.28 s where it did manage (asyncio.locks.Lock's `acquire`, 4
+    Booleans and 2 integers; HTTPConnection's `getresponse`, 13 Booleans alone); qe2
+    eliminated every raise guard of those classes and of wave.Wave_write in 2 to 70 ms,
+    never more than 1 ms slower than qe. Both eliminations are exact: the guard's meaning
+    is the same either way."""
     if not z3.is_quantifier(formula) and not _has_quantifier(formula):
         return formula
-    if project and projection_first(formula):
-        result = _projected(formula, effort, allowance)
-        if result is None:
-            result = _apply("qe", formula, effort, allowance)
-        return formula if result is None else result
-    quick = project and effort.rlimit > QUICK_QE.rlimit
-    result = _apply("qe", formula, QUICK_QE if quick else effort, allowance)
-    if result is None and project:
-        result = _projected(formula, effort, allowance)
-    if result is None and quick:
+    result = _projected(formula, effort, allowance) if project else None
+    if result is None:
         result = _apply("qe", formula, effort, allowance)
     return formula if result is None else result
-
-
-QE2_FIRST_BOOLS = 16  # bound Booleans from which a raise guard goes to qe2 first (projection_first)
-
-
-def projection_first(formula: z3.BoolRef) -> bool:
-    """Whether qe2 is asked before qe: an `exists` binding QE2_FIRST_BOOLS Booleans or more
-    (the path choices of inlined calls) besides variables of other sorts. qe splits on
-    such Booleans and ran into its quick try on every one of zipfile.ZipFile's 7 guards
-    of this shape (20 to 52 Booleans with untyped values or strings: 1.8 s a run), which
-    qe2 then eliminated in 10 to 30 ms; qe kept them when they were all Booleans (33: 10
-    ms). Both eliminations are exact: the guard's meaning is the same either way."""
-    if not z3.is_quantifier(formula) or not formula.is_exists():
-        return False
-    sorts = [formula.var_sort(i).kind() for i in range(formula.num_vars())]
-    bools = sorts.count(z3.Z3_BOOL_SORT)
-    return QE2_FIRST_BOOLS <= bools < len(sorts)
 
 
 def _apply(name: str, formula: z3.BoolRef, effort: Effort, allowance: Allowance | None = None) -> z3.BoolRef | None:
