@@ -59,7 +59,7 @@ def test_constructor_solver_gives_the_main_contexts_explorations(sample: str,
         assert got[2], "the class has initializations"
         with monkeypatch.context() as m:
             m.setattr(B, "IsolatedSolver", _MainContext)
-            m.setattr(B, "simplified", lambda s, t: IsolatedSolver([z3.simplify(a) for a in s.assertions()], t))
+            m.setattr(B, "simplified", lambda s, t, *_: IsolatedSolver([z3.simplify(a) for a in s.assertions()], t))
             plain = Z3Backend(model, timeout=30.0, reuse=False)
             plain.sem = isolated.sem
             assert got == _shape(model, plain)

@@ -300,7 +300,7 @@ class Z3Backend:
         solver.add(self.sem.invariant_after(after) if after is not self.sem.fields else self.sem.invariant)
         post_bits = enc.bits(after, "post")
         if with_source:
-            solver = enc.solver = simplified(solver, self.timeout_ms)
+            solver = enc.solver = simplified(solver, self.timeout_ms, bool(self.sem.quantified))
         else:
             # a constructor's queries (and havoc_states' listing) in a context of their own
             # too, as written: in the main context, z3's search for zipfile.ZipFile's
@@ -655,7 +655,7 @@ class Z3Backend:
         return W.value(m, v)
 
 
-def simplified(solver: z3.Solver, timeout_ms: int) -> IsolatedSolver:
+def simplified(solver: z3.Solver, timeout_ms: int, quantified: bool = False) -> IsolatedSolver:
     """A solver holding `solver`'s assertions, each rewritten by z3.simplify (an equivalent
     formula: the same models, so the same answers; witnesses may differ), in a z3 context
     of its own (isolated.IsolatedSolver: its search does not depend on the terms the run
@@ -680,11 +680,12 @@ def simplified(solver: z3.Solver, timeout_ms: int) -> IsolatedSolver:
     `endheaders` (61 K) about the same. Its small queries (`send`, `connect`: 4 to 11 K
     expressions, 60-70 checks of 0.02-0.05 M units) took a third more units without
     relevancy, so they keep it; smtplib.SMTP's (10-17 K distinct nodes) took the same
-    time either way (36 s). Answers are the same (a search heuristic); models, and so
-    witnesses, may differ."""
+    time either way (36 s). Not where a precondition is quantified (`quantified`): z3
+    instantiates quantifiers on the relevant terms (as a constructor's solver, prepare).
+    Answers are the same (a search heuristic); models, and so witnesses, may differ."""
     told = [z3.simplify(a) for a in solver.assertions()]
     shared = IsolatedSolver(told, timeout_ms)
-    if told and expressions(told) >= RELEVANCY_FREE_EXPRS:
+    if told and not quantified and expressions(told) >= RELEVANCY_FREE_EXPRS:
         shared.set("smt.relevancy", 0)
     return shared
 
