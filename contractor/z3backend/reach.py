@@ -29,6 +29,7 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
+from contractor.z3backend import rawapi as R
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import constant_names_in
@@ -207,12 +208,30 @@ class Reach(_Host):
         return v
 
     def _retruth_everywhere(self, identity: z3.ArithRef, truth: z3.BoolRef, act: z3.BoolRef) -> None:
+        """`_retruth` of every place. Most untyped places hold another object (HTTPConnection's
+        raise guards: 23,971 of 24,888, 0.38 s): one whose identity `_identity` has met
+        already and whose names share none with `identity`'s is passed over here, as
+        `_retruth` would leave it, without a call per place."""
         places = [f.locals for f in self.all_frames()]
         places += [fields for oid, fields in self.state.objects.items() if oid >= 0]  # not __old__'s copy
         theirs: list[frozenset[str]] = []
+        known: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault(
+            "_identities", {})
+        target = identity.as_ast().value
+        get_id, cref = R.get_ast_id, identity.ctx_ref()
         for place in places:
             for name, v in list(place.items()):
-                if isinstance(v, Val) and v.kind in ("opaque", "tuple"):
+                if not isinstance(v, Val):
+                    continue
+                if v.kind == "opaque":
+                    hit = known.get(int(get_id(cref, v.z.as_ast())))
+                    if hit is not None and hit[1].as_ast().value != target:
+                        if not theirs:
+                            theirs.append(self._names(identity))
+                        if not hit[2] & theirs[0]:
+                            continue  # another object, as far as the code tells (_retruth)
+                    place[name] = self._retruth(v, identity, truth, act, theirs)
+                elif v.kind == "tuple":
                     place[name] = self._retruth(v, identity, truth, act, theirs)
 
     def _new_contents(self, v: Val) -> Val:
