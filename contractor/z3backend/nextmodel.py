@@ -51,11 +51,12 @@ NEXT_CAP_MS = 10_000  # a safety net only, far past what the units take
 
 class _Cached:
     """One solver's assertions translated into the context: as they are (to check a model
-    against) and with the free constants renamed (to evaluate under the last model)."""
+    against; one list for the narrow and the wide free constants, each assertion translated
+    once) and with the free constants renamed (to evaluate under the last model)."""
 
-    def __init__(self, solver: z3.Solver) -> None:
+    def __init__(self, solver: z3.Solver, plain: list[z3.BoolRef]) -> None:
         self.solver = solver  # kept alive: its id stays its own
-        self.plain: list[z3.BoolRef] = []
+        self.plain = plain
         self.renamed: list[z3.BoolRef] = []
 
 
@@ -107,12 +108,12 @@ class NextModels:
         and the post bits (narrow); those and the pre-object's fields and bits (wide)."""
         if (name, False) in self._free:
             return
-        own = {str(c): c for v in fields.values() for t in _terms(v) for c in dag.free_constants(t)}
-        free = {str(c): c for c in value_leaves([t for v in after.values() for t in _terms(v)])}
-        free.update({str(b): b for b in bits})
+        own = {_name(c): c for v in fields.values() for t in _terms(v) for c in dag.free_constants(t)}
+        free = {_name(c): c for c in value_leaves([t for v in after.values() for t in _terms(v)])}
+        free.update({_name(b): b for b in bits})
         narrow = [free[k] for k in sorted(free) if k not in own]
         free.update(own)
-        free.update({str(b): b for b in pre_bits})
+        free.update({_name(b): b for b in pre_bits})
         wide = [free[k] for k in sorted(free)]
         self._free[(name, False)] = _Free(self.context(), narrow, len(self._free)) if narrow else None
         self._free[(name, True)] = _Free(self.context(), wide, len(self._free)) if wide else None
@@ -157,14 +158,22 @@ class NextModels:
         """The solver's assertions in the context; those added since the last call translated now."""
         cached = self._cached.get((id(solver), wide))
         if cached is None or cached.solver is not solver:
-            cached = self._cached[(id(solver), wide)] = _Cached(solver)
+            other = self._cached.get((id(solver), not wide))
+            shared = other.plain if other is not None and other.solver is solver else []
+            cached = self._cached[(id(solver), wide)] = _Cached(solver, shared)
         now = solver.assertions()
         ctx = self.context()
         for i in range(len(cached.plain), len(now)):
-            a = now[i].translate(ctx)
-            cached.plain.append(a)
-            cached.renamed.append(free.rename(a))
+            cached.plain.append(now[i].translate(ctx))
+        for i in range(len(cached.renamed), len(cached.plain)):
+            cached.renamed.append(free.rename(cached.plain[i]))
         return cached
+
+
+def _name(c: z3.ExprRef) -> str:
+    """A constant's name, as `str(c)` prints it (without the printer: HTTPConnection's
+    methods printed 0.06 s of constants here)."""
+    return str(c.decl().name())
 
 
 def _terms(v: Val) -> list[z3.ExprRef]:
