@@ -137,7 +137,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         if entry is not None and self._unchanged_since(entry):
             return True
         if F.op_kind(g) == z3.Z3_OP_AND and g.num_args() == 2:
-            return not z3.is_false(z3.simplify(g.arg(1)))
+            return not z3.is_false(z3.simplify(F.arg(g, 1)))
         return not z3.is_false(z3.simplify(self.active()))
 
     def entry_guard(self) -> z3.BoolRef:

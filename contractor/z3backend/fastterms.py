@@ -94,6 +94,15 @@ def op_kind(a: z3.ExprRef) -> int:
     return int(R.get_decl_kind(ctx, R.get_app_decl(ctx, R.to_app(ctx, ast))))
 
 
+def arg(a: z3.ExprRef, i: int) -> z3.ExprRef:
+    """a.arg(i) for an application `a` with more than `i` arguments: the same object on the
+    same argument pointer, without the binding's debug checks (is_app, the argument count,
+    each a checked C call or several) and by rawapi.py's accessor (opaque.py's projections
+    and reach.py's identities take the branches of thousands of if-then-else terms)."""
+    ref = a.ctx_ref()
+    return _Z3PY._to_expr_ref(R.get_app_arg(ref, R.to_app(ref, a.as_ast()), i), a.ctx)
+
+
 def is_true(a: z3.ExprRef) -> bool:
     """z3.is_true(a) on a term (the application of `true`)."""
     return bool(op_kind(a) == z3.Z3_OP_TRUE)

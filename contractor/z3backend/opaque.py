@@ -51,9 +51,9 @@ def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
             return memo[key]
         op = F.op_kind(e)
         if op == z3.Z3_OP_DT_CONSTRUCTOR:
-            out = e.arg(k)
+            out = F.arg(e, k)
         elif op == z3.Z3_OP_ITE and len(memo) < _MAX_ITES:
-            out = F.ite(e.arg(0), go(e.arg(1)), go(e.arg(2)))
+            out = F.ite(F.arg(e, 0), go(F.arg(e, 1)), go(F.arg(e, 2)))
         else:
             out = F.app(_ACCESSORS[k], e)
         memo[key] = out

@@ -254,20 +254,20 @@ def _through(t: z3.ExprRef) -> list[z3.ExprRef] | None:
     smtplib's getreply); None where `t` is none of these."""
     op = F.op_kind(t)
     if op == z3.Z3_OP_ITE:
-        return [t.arg(1), t.arg(2)]
+        return [F.arg(t, 1), F.arg(t, 2)]
     if op != z3.Z3_OP_DT_ACCESSOR:
         return None
-    inner, field = t.arg(0), t.decl()
+    inner, field = F.arg(t, 0), t.decl()
     inner_op = F.op_kind(inner)
     if inner_op == z3.Z3_OP_ITE:
-        return [field(inner.arg(1)), field(inner.arg(2))]
+        return [field(F.arg(inner, 1)), field(F.arg(inner, 2))]
     if inner_op == z3.Z3_OP_DT_CONSTRUCTOR:
         sort, made = inner.sort(), inner.decl()
         for i in range(sort.num_constructors()):
             if sort.constructor(i).eq(made):
                 for j in range(made.arity()):
                     if sort.accessor(i, j).eq(field):
-                        return [inner.arg(j)]
+                        return [F.arg(inner, j)]
         return None
     parts = _through(inner)  # a field of a field: through the inner one's values
     return None if parts is None else [field(p) for p in parts]
