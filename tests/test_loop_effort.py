@@ -19,7 +19,7 @@ from typestate_check import check
 from contractor.api import InferOptions, infer
 from contractor.z3backend import loops
 from contractor.z3backend.executor import Executor
-from contractor.z3backend.z3util import Assumptions, Effort
+from contractor.z3backend.z3util import FEASIBLE, Assumptions, Effort
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "loop_counter.py"
@@ -49,10 +49,30 @@ def test_the_loop_check_asks_with_resource_units_not_wall_clock(monkeypatch: pyt
 
     monkeypatch.setattr(Executor, "feasible", recording)
     infer(f"{SAMPLE}:Countdown", InferOptions(backend="z3"))
-    iterations = [(t, e) for t, e in asked if (t, e) != (None, None)]  # the past-the-bound check: the context's
+    iterations = [(t, e) for t, e in asked if (t, e) != (None, None)]  # the past-the-bound check: below
     assert iterations, "the sample's loops asked no iteration question"
     assert all(t is None and e == loops.ITERATION for t, e in iterations)
     assert loops.ITERATION.rlimit > 0 and loops.ITERATION.cap_ms >= 10_000
+
+
+def test_every_feasibility_question_is_asked_in_resource_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The executor's other questions (the loop past its bound, a sequence's length, a
+    comprehension's element) had the assumptions' 2000 ms of wall clock: under load an
+    answer could come out undecided, another unrolling, other formulas. Every check the
+    assumptions ask now carries an Effort; a wall-clock-only check fails here."""
+    asked: list[tuple[int | None, Effort | None]] = []
+    check = Assumptions.check
+
+    def recording(self: Assumptions, *extra: z3.BoolRef, timeout_ms: int | None = None,
+                  effort: Effort | None = None) -> z3.CheckSatResult:
+        asked.append((timeout_ms, effort))
+        return check(self, *extra, timeout_ms=timeout_ms, effort=effort)
+
+    monkeypatch.setattr(Assumptions, "check", recording)
+    infer(f"{SAMPLE}:Countdown", InferOptions(backend="z3", unroll=3))
+    assert asked, "the sample asked no feasibility question"
+    assert all(t is None and e is not None and e.rlimit > 0 for t, e in asked)
+    assert any(e == FEASIBLE for _, e in asked), "no past-the-bound question asked"
 
 
 def test_running_out_of_units_is_undecided_whatever_the_wall_clock_allows() -> None:
@@ -79,7 +99,7 @@ def test_an_undecided_iteration_check_keeps_every_transition(monkeypatch: pytest
 
     def counting(self: Assumptions, *extra: z3.BoolRef, **kw: Any) -> z3.CheckSatResult:
         answer = real(self, *extra, **kw)
-        if kw.get("effort") is not None:
+        if kw.get("effort") == loops.ITERATION:  # (the past-the-bound check has FEASIBLE's)
             calls.append(answer)
         return answer
 

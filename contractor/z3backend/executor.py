@@ -42,7 +42,7 @@ from contractor.z3backend.setalgebra import SetAlgebra
 from contractor.z3backend.state import READING_GUARDS, TRUE, ExecState, Frame, Loop, Site
 from contractor.z3backend.stores import StoreExecutor
 from contractor.z3backend.values import Val
-from contractor.z3backend.z3util import Assumptions, Effort
+from contractor.z3backend.z3util import FEASIBLE, Assumptions, Effort
 
 
 class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Quantifiers, Comprehensions,
@@ -79,12 +79,15 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
 
     def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None, effort: Effort | None = None) -> bool:
         """Whether some object meeting the assumptions has `cond`; undecided (within
-        `effort`, else `timeout_ms`, default the assumptions' time) counts as yes."""
+        `effort`, else `timeout_ms` of wall clock if given, default FEASIBLE's resource
+        units: the same answer at every load) counts as yes."""
         cond = z3.simplify(cond)
         if z3.is_false(cond):
             return False
         if self.context is None:
             return True
+        if effort is None and timeout_ms is None:
+            effort = FEASIBLE
         return bool(self.context.check(cond, timeout_ms=timeout_ms, effort=effort) != z3.unsat)
 
     # -- bookkeeping -----------------------------------------------------------------
