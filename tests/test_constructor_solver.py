@@ -9,29 +9,13 @@ from pathlib import Path
 
 import pytest
 import z3
+from explored_shapes import class_models, shape
 
-from contractor.api import InferOptions, load_model
-from contractor.explore import explore
-from contractor.model import ClassModel
 from contractor.z3backend import Z3Backend
 from contractor.z3backend import backend as B
 from contractor.z3backend.isolated import IsolatedSolver
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _models(path: Path) -> list[ClassModel]:
-    import ast
-
-    names = [n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
-    found = [load_model(f"{path}:{n}", InferOptions(backend="z3")) for n in names]
-    return [m for m in found if m.actions]
-
-
-def _shape(model: ClassModel, backend: Z3Backend) -> tuple:
-    ts = explore(model, backend)
-    return (ts.states, [(t.source, t.method, t.target, t.certainty) for t in ts.transitions],
-            [(i.constructor, i.target, i.certainty) for i in ts.initializations])
 
 
 class _MainContext:
@@ -53,13 +37,13 @@ class _MainContext:
 @pytest.mark.parametrize("sample", ["door.py", "player.py", "untyped.py", "loop_counter.py", "session_pool.py"])
 def test_constructor_solver_gives_the_main_contexts_explorations(sample: str,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    for model in _models(ROOT / "samples" / sample):
+    for model in class_models(ROOT / "samples" / sample):
         isolated = Z3Backend(model, timeout=30.0, reuse=False)
-        got = _shape(model, isolated)
+        got = shape(model, isolated)
         assert got[2], "the class has initializations"
         with monkeypatch.context() as m:
             m.setattr(B, "IsolatedSolver", _MainContext)
             m.setattr(B, "simplified", lambda s, t, *_: IsolatedSolver([z3.simplify(a) for a in s.assertions()], t))
             plain = Z3Backend(model, timeout=30.0, reuse=False)
             plain.sem = isolated.sem
-            assert got == _shape(model, plain)
+            assert got == shape(model, plain)

@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from explored_shapes import class_models, shape
 
-from contractor.api import InferOptions, load_model
-from contractor.explore import explore
 from contractor.model import ClassModel
 from contractor.z3backend import Z3Backend
 from contractor.z3backend import backend as B
@@ -20,34 +19,21 @@ from tests.outside_conn import CONN
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _models(path: Path) -> list[ClassModel]:
-    import ast
-
-    names = [n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
-    found = [load_model(f"{path}:{n}", InferOptions(backend="z3")) for n in names]
-    return [m for m in found if m.actions]
-
-
-def _shape(model: ClassModel, backend: Z3Backend) -> tuple:
-    ts = explore(model, backend)
-    return ts.states, [(t.source, t.method, t.target, t.certainty) for t in ts.transitions]
-
-
 def _compare(model: ClassModel, monkeypatch: pytest.MonkeyPatch) -> Z3Backend:
     listing = Z3Backend(model, timeout=30.0, reuse=False)
-    got = _shape(model, listing)
+    got = shape(model, listing)
     with monkeypatch.context() as m:
         m.setattr(B, "COVER_FROM", 10**6)  # never listed
         plain = Z3Backend(model, timeout=30.0, reuse=False)
         plain.sem = listing.sem
-        assert got == _shape(model, plain)
+        assert got == shape(model, plain)
     return listing
 
 
 def test_outside_code_reaching_every_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "conn.py"
     path.write_text(CONN)
-    (model,) = _models(path)
+    (model,) = class_models(path)
     backend = _compare(model, monkeypatch)
     assert backend._every  # listed (`open` reaches all 6 states from each source)
 
@@ -55,7 +41,7 @@ def test_outside_code_reaching_every_state(tmp_path: Path, monkeypatch: pytest.M
 def test_more_states_than_listed_are_never_cut_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "conn.py"
     path.write_text(CONN)
-    (model,) = _models(path)
+    (model,) = class_models(path)
     monkeypatch.setattr(B, "COVER_STATES", 3)
     backend = _compare(model, monkeypatch)
     assert backend._every == frozenset()  # stopped short: covers answers no
@@ -63,5 +49,5 @@ def test_more_states_than_listed_are_never_cut_short(tmp_path: Path, monkeypatch
 
 @pytest.mark.parametrize("sample", ["untyped.py", "player.py", "door.py", "text_buffer.py"])
 def test_samples(sample: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    for model in _models(ROOT / "samples" / sample):
+    for model in class_models(ROOT / "samples" / sample):
         _compare(model, monkeypatch)
