@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from explored_shapes import class_models, shape
+from outside_conn import CONN
 
 from contractor.model import ClassModel
 from contractor.z3backend import Z3Backend
 from contractor.z3backend import backend as B
-from tests.outside_conn import CONN
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import z3
+from outside_conn import CONN
 
 from contractor.api import InferOptions, load_model
 from contractor.explore import explore
@@ -18,7 +19,6 @@ from contractor.z3backend import Z3Backend
 from contractor.z3backend.nextmodel import NextModel, NextModels, value_leaves
 from contractor.z3backend.values import Val, fresh
 from contractor.z3backend.z3util import make_solver
-from tests.outside_conn import CONN
 
 ROOT = Path(__file__).resolve().parent.parent
 INT = TypeRef(TypeKind.INT)
