@@ -18,7 +18,7 @@ from typing import Any
 import z3
 
 from contractor.z3backend import dag
-from contractor.z3backend.z3util import make_solver
+from contractor.z3backend.z3util import make_solver, units_counted
 
 HISTORY_SENSITIVE = (z3.Z3_SEQ_SORT, z3.Z3_RE_SORT, z3.Z3_ARRAY_SORT, z3.Z3_CHAR_SORT)
 
@@ -106,8 +106,7 @@ class IsolatedSolver:
         """The check; `last_units` is then the z3 resource units it took (the context's count,
         of this solver alone: the same in every run)."""
         answer = self.solver.check(*[self.terms.into(a) for a in assumptions])
-        stats = self.solver.statistics()
-        spent = int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+        spent = units_counted(self.solver)
         self.last_units, self._spent = spent - self._spent, spent
         return answer
 

@@ -29,7 +29,6 @@ from contractor.errors import UnsupportedConstruct
 from contractor.model import BOOL, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import opaque as O
-from contractor.z3backend import rawapi as R
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.dag import constant_names_in
@@ -174,11 +173,16 @@ class Reach(_Host):
             todo.pop()
         return memo[F.node_id(term)][1]
 
+    def _known_identities(self) -> dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]]:
+        """`_identity`'s memo: the opaque value's node id -> (the value, kept alive so that its
+        id stays its own; its identity term; `_names` of that)."""
+        memo: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault("_identities", {})
+        return memo
+
     def _identity(self, z: z3.ExprRef) -> tuple[z3.ArithRef, frozenset[str]]:
         """The identity term of the opaque value `z` and `_names` of it, memoised by z (every
         call to outside code asks it of every opaque place, and most places do not change)."""
-        memo: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault(
-            "_identities", {})
+        memo = self._known_identities()
         key = F.node_id(z)
         if key not in memo:
             mine = O.oid(z)
@@ -215,16 +219,14 @@ class Reach(_Host):
         places = [f.locals for f in self.all_frames()]
         places += [fields for oid, fields in self.state.objects.items() if oid >= 0]  # not __old__'s copy
         theirs: list[frozenset[str]] = []
-        known: dict[int, tuple[z3.ExprRef, z3.ArithRef, frozenset[str]]] = self.__dict__.setdefault(
-            "_identities", {})
+        known = self._known_identities()
         target = identity.as_ast().value
-        get_id, cref = R.get_ast_id, identity.ctx_ref()
         for place in places:
             for name, v in list(place.items()):
                 if not isinstance(v, Val):
                     continue
                 if v.kind == "opaque":
-                    hit = known.get(int(get_id(cref, v.z.as_ast())))
+                    hit = known.get(F.node_id(v.z))
                     if hit is not None and hit[1].as_ast().value != target:
                         if not theirs:
                             theirs.append(self._names(identity))

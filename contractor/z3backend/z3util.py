@@ -251,22 +251,16 @@ def _apply(name: str, formula: z3.BoolRef, effort: Effort, allowance: Allowance 
     depend on the answer alone."""
     from contractor.runguard import interruptible
 
-    limit = effort if allowance is None else allowance.limit(effort)
-    if limit is None:
-        return None
+    if allowance is not None and allowance.limit(effort) is None:
+        return None  # the allowance is spent
     scratch = z3.Context()
     solver = z3.Then(z3.Tactic(name, ctx=scratch), z3.Tactic("simplify", ctx=scratch)).solver()
-    solver.set("rlimit", limit.rlimit)
-    solver.set("timeout", max(1, limit.cap_ms))
     solver.add(formula.translate(scratch))
     try:
         with interruptible(scratch):  # Ctrl-C and the budget reach it (runguard.py)
-            answer = solver.check()
+            answer = checked(solver, effort, allowance)
     except z3.Z3Exception:
         return None
-    finally:
-        if allowance is not None:
-            allowance.spend(units_counted(solver))  # the context's whole count: it is fresh
     # the goal's formulas, conjoined as the tactic's own answer was (the same text)
     if answer == z3.sat:  # the goal became empty: true
         result = z3.And(scratch)
