@@ -41,3 +41,22 @@ def test_a_guard_needing_more_models_than_the_bound_is_left_to_elimination() -> 
     x, a = z3.Int("x"), z3.Int("chosen!a")
     assert MAX_MODELS < 100
     assert guard_by_models(z3.BoolVal(True), x == 2 * a, [a]) is None
+
+
+def test_a_search_past_the_bound_is_started_again_with_another_seed(monkeypatch) -> None:
+    # the first search (seed 0) made to fail as one picking ever narrower models does:
+    # the next seed's search still reads the guard, and exactly
+    from contractor.z3backend import guardmodels
+
+    seeds: list[int] = []
+    search = guardmodels._by_models
+
+    def first_fails(inv, ok, chosen, effort, allowance, seed):  # type: ignore[no-untyped-def]
+        seeds.append(seed)
+        return None if seed == guardmodels.SEEDS[0] else search(inv, ok, chosen, effort, allowance, seed)
+
+    monkeypatch.setattr(guardmodels, "_by_models", first_fails)
+    x, a = z3.Int("x"), z3.Int("chosen!a")
+    found = guard_by_models(x > 0, z3.And(a > x, a < 10), [a])
+    assert found is not None and _equivalent_within(x > 0, found, x < 9)
+    assert seeds == list(guardmodels.SEEDS[:2])
