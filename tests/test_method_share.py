@@ -1,7 +1,7 @@
 """Under a run's budget no one method takes the whole of it: its translation (semantics.
-METHOD_SHARE_S) and the elimination of its raise guard's values (guards.GUARD_SHARE, in z3's resource units)
-have a share each; past it that method is untranslated or its guard unknown (may-answers,
-named), and the run goes on with the others."""
+METHOD_SHARE_STATEMENTS, counted statements) and the elimination of its raise guard's values
+(guards.GUARD_SHARE, in z3's resource units) have a share each; past it that method is
+untranslated or its guard unknown (may-answers, named), and the run goes on with the others."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _infer(tmp_path, budget: float | None):
 
 
 def test_a_method_past_its_translation_share_is_untranslated_not_the_run(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(semantics, "METHOD_SHARE_S", 0.0)
+    monkeypatch.setattr(semantics, "METHOD_SHARE_STATEMENTS", 0)
     ts = _infer(tmp_path, 60)
     assert ts.complete  # the run itself had time
     assert any("share of the budget" in u.construct for u in ts.unknowns if u.method == "getreply")
@@ -31,7 +31,7 @@ def test_a_method_past_its_translation_share_is_untranslated_not_the_run(tmp_pat
 
 
 def test_without_a_budget_there_is_no_share(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(semantics, "METHOD_SHARE_S", 0.0)
+    monkeypatch.setattr(semantics, "METHOD_SHARE_STATEMENTS", 0)
     ts = _infer(tmp_path, None)
     assert not any("share" in u.construct for u in ts.unknowns)
 
@@ -41,3 +41,10 @@ def test_a_guard_past_its_elimination_share_is_unknown(tmp_path, monkeypatch) ->
     ts = _infer(tmp_path, None)
     assert any(u.method == "getreply" and "share of z3's resource units" in (u.detail or "") for u in ts.unknowns)
     assert any("getreply" in s.enabled for s in ts.states)
+
+
+def test_a_share_above_the_statements_run_changes_nothing(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(semantics, "METHOD_SHARE_STATEMENTS", 10_000)
+    ts = _infer(tmp_path, 60)
+    assert not any("share" in u.construct for u in ts.unknowns)
+    assert ts.complete

@@ -718,7 +718,7 @@ def blocking(bits: dict[str, z3.BoolRef], enabled: Enabled) -> z3.BoolRef:
     return z3.Or(*[b != z3.BoolVal(m in enabled) for m, b in bits.items()]) if bits else z3.BoolVal(False)
 
 
-# in what the unknowns the run's budget made say (TranslationOutOfTime, out_of_budget, METHOD_SHARE_S)
+# in what the unknowns the run's budget made say (TranslationOutOfTime, out_of_budget, METHOD_SHARE_STATEMENTS)
 BUDGET = "budget"
 
 

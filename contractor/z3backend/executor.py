@@ -235,6 +235,7 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
             if not self.live():
                 return
             self.check_time(stmt)
+            self.spend_statement(stmt)
             try:
                 self.run_stmt(stmt, writes)
             except UnsupportedConstruct as err:
@@ -251,6 +252,15 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         """Past the run's deadline, the method being translated is given up (TranslationOutOfTime)."""
         if self.state.deadline is not None and time.monotonic() >= self.state.deadline:
             raise TranslationOutOfTime(self.loc(node))
+
+    def spend_statement(self, node: ast.stmt) -> None:
+        """One statement of the method's share run; past the share, the method being
+        translated is given up (TranslationOutOfTime, as past the deadline)."""
+        left = self.state.statements_left
+        if left is not None:
+            if left <= 0:
+                raise TranslationOutOfTime(self.loc(node))
+            self.state.statements_left = left - 1
 
     def run_stmt(self, node: ast.stmt, writes: set[str] | None) -> None:
         if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):

@@ -39,9 +39,16 @@ from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import QE, Effort, eliminate_quantifiers
 
 OPAQUE = "__opaque__"
-# seconds one method's translation may take under a run's budget: past it the method is
-# untranslated (its enabledness unknown, its answers may), not the rest of the run
-METHOD_SHARE_S = 6.0
+# statements one method's translation may run under a run's budget (those of the callees
+# it inlines too, a loop body's each time it is unrolled): past it the method is
+# untranslated (its enabledness unknown, its answers may), not the rest of the run. A
+# count, so the methods it stops are the same at any load; the 6 s of wall clock this was
+# stopped smtplib.SMTP's `sendmail` or let it end, by the load. The largest translations
+# that end: SMTP's `auth` 594 statements (1.2 s), the other standard-library classes of
+# issue 8, the samples and the Contractor.NET classes at most 118. SMTP's `sendmail` (1424
+# statements, 5 s, then its dict result has no sort) and `send_message` (1100 at 6 s) never
+# ended translated: stopped at 800 statements, after 1.7 and 4.4 s
+METHOD_SHARE_STATEMENTS = 800
 # the part of what is left of a run's budget that reading the raise guards may take: the
 # exploration gets the rest (smtplib.SMTP's guards took all of --budget 10, leaving no
 # query: the typestate was the state `unexplored` alone)
@@ -484,9 +491,9 @@ class ClassSemantics:
         args = self.params(method, prefix)
         objects = {SELF: dict(fields), OLD: dict(fields)}
         deadline = self.reading_deadline
-        if deadline is not None:  # under a budget, no method takes more than its share of it
-            deadline = min(deadline, time.monotonic() + METHOD_SHARE_S)
-        state = ExecState(objects, deadline=deadline)
+        # under a budget, no method takes more than its share of it
+        share = None if deadline is None else METHOD_SHARE_STATEMENTS
+        state = ExecState(objects, deadline=deadline, statements_left=share)
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
@@ -499,7 +506,7 @@ class ClassSemantics:
                 ends = self.reading_deadline
                 if ends is not None and time.monotonic() < ends:
                     raise UnsupportedConstruct(f"its translation ran past its share of the budget "
-                                               f"({METHOD_SHARE_S:g} s)", err.location) from None
+                                               f"({METHOD_SHARE_STATEMENTS} statements)", err.location) from None
                 raise
         out = self.outcome(method, state, result, args, fields)
         out.pre = z3.And(pre, *state.assumed) if state.assumed else pre

@@ -72,6 +72,9 @@ class ExecState:
     outside: z3.BoolRef = FALSE  # the paths that used a value chosen by outside code (outside.py)
     outside_sites: list[Site] = field(default_factory=list)
     deadline: float | None = None  # time.monotonic(): the run's budget; statements after it are not followed
+    # statements the translation may still run (a method's share under a run's budget,
+    # semantics.METHOD_SHARE_STATEMENTS); None: no bound
+    statements_left: int | None = None
     # constraints on values the executor chose freely (the order a loop iterates a set in):
     # conjoined to the method's precondition in every query
     assumed: list[z3.BoolRef] = field(default_factory=list)
