@@ -56,9 +56,13 @@ Prepared = tuple[z3.Solver, Encoder, Bits | None, Bits]  # solver, encoder, pre 
 # 1.2 and 2.5+ M units, with any other value 0.4 and 0.1 M, as without an rlimit).
 INCREMENTAL = Effort(rlimit=2_500_000, cap_ms=5_000)
 # the z3 resource units a method's last check took from which the next is first tried
-# from the last model (nextmodel.py): below it (about 0.05 s), asking the solver costs
-# less than the attempt (zipfile.ZipFile's extract, testzip: 5-10 ms a check)
-NEXT_FROM = 100_000
+# from the last model (nextmodel.py): below it (about 3 ms), asking the solver costs less
+# than the attempt (about 1.8 ms, failing or not; zipfile.ZipFile's extract, testzip,
+# extractall: 1 ms, 10-16 K units a check). HTTPConnection's send and connect (20-400 K
+# units a check, 2-60 ms) were asked 133 times with 100 K, 58 with 30 K (bench_trees
+# --runs 3: 5.72 -> 5.39 s CPU; ZipFile and Wave_write the same): 20 K and 40 K about
+# the same as 30 K, trying every check (0) ZipFile 4.8 -> 5.2 s
+NEXT_FROM = 30_000
 RELEVANCY_FREE_EXPRS = 30_000  # a method's shared solver this large (num-exprs) or more: no relevancy (simplified)
 COVER_FROM = 4  # targets of one enumeration before covers lists the states
 COVER_STATES = 16  # the most states covers lists
