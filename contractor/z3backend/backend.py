@@ -102,7 +102,8 @@ class Z3Backend:
         self._every: frozenset[Enabled] | None = None  # covers' listing (empty: stopped short)
         self._guards = Guards()  # incremental.py: assumption literals of the shared solvers
         self._next = NextModels()  # nextmodel.py: all-SAT models from the last one's
-        self._last_models: dict[str, z3.ModelRef | NextModel] = {}  # method -> its enumerations' last model
+        # (method, phase) -> the last model of that phase of the method's enumerations
+        self._last_models: dict[tuple[str, int], z3.ModelRef | NextModel] = {}
         self._retired: dict[str, list[z3.BoolRef]] = {}  # method -> its enumerations' guards, retired
         self._costly: dict[str, bool] = {}  # method -> whether its last check took NEXT_FROM units
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
@@ -393,8 +394,6 @@ class Z3Backend:
         if nexts:
             pre_bits = self._solvers[name][2] if name in self._solvers else None
             self._next.prepare(name, self.sem.fields, o.after, bits.values(), (pre_bits or {}).values())
-        last: z3.ModelRef | NextModel | None = None  # this enumeration's
-        earlier = self._last_models.get(name) if nexts else None  # the last of an earlier source state's
         try:
             for i, (cond, exact) in enumerate(phases):
                 solver = shared
@@ -402,6 +401,14 @@ class Z3Backend:
                 if self._guards.is_empty(phase):
                     continue
                 on, before = [*assume, phase, guard], len(found)
+                # a phase's models are on its paths alone (the phases' conditions exclude each
+                # other): the next is tried from this phase's last model, and first from the
+                # last of this phase in an earlier enumeration (an earlier source state's),
+                # never from another phase's (HTTPConnection's send and connect: the first
+                # check from each source state, 0.1-0.3 M units, followed the last model of
+                # the may phase into the exact one and failed every time)
+                last: z3.ModelRef | NextModel | None = None
+                earlier = self._last_models.get((name, i)) if nexts else None
                 while True:
                     m = self.next_model(name, solver, on if solver is shared else [], last, earlier) \
                         if self._costly.get(name, False) else None
@@ -411,8 +418,12 @@ class Z3Backend:
                     else:
                         r = self.check(solver, *on) if solver is shared else self.check(solver)
                         # worth a next model where the solver's checks are not cheap (a
-                        # solver afresh, past the shared one's units, never is)
-                        self._costly[name] = not isinstance(solver, IsolatedSolver) or solver.last_units >= NEXT_FROM
+                        # solver afresh, past the shared one's units, never is); judged by
+                        # the checks a next model could have answered (sat): a phase's
+                        # closing unsat (HTTPConnection's send: 8-30 K units, its models'
+                        # 30-400 K) left the next phase's first check to the solver
+                        if r != z3.unsat:
+                            self._costly[name] = not isinstance(solver, IsolatedSolver) or solver.last_units >= NEXT_FROM
                     if r == z3.unknown and solver is shared and len(found) == before and source is not None \
                             and self._guards.worth_asking(phase) and self._empty_phase(shared, phase):
                         break
@@ -457,7 +468,7 @@ class Z3Backend:
                     if self.covers(found.keys()):  # no other state left: every further check is unsat
                         return list(found.values())
                     if nexts:
-                        last = self._last_models[name] = m
+                        last = self._last_models[(name, i)] = m
                     block = blocking(bits, enabled)
                     shared.add(z3.Implies(guard, block))
                     if solver is not shared:
