@@ -7,6 +7,7 @@ with the same certainty, as without it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3
@@ -80,6 +81,60 @@ def test_the_first_model_from_another_source_state_changes_the_pre_object_too() 
     for f in [*s.assertions(), second, z3.Not(pre)]:
         assert z3.is_true(got.eval(f, model_completion=True))
     assert got.eval(fields["state"].z, model_completion=True).as_long() <= 3
+
+
+def _three_states() -> tuple[z3.Solver, dict[str, Val], dict[str, Val], list[z3.BoolRef], z3.BoolRef]:
+    """A method whose after-state is a value outside code chose (`chosen`), read by two
+    post bits: three states (neither, small only, both), all on one path."""
+    field = fresh(INT, "nr_state")
+    chosen = z3.Int("nr_chosen")
+    after = Val(INT, chosen)
+    small, big = z3.Bools("post!nr_small post!nr_big")
+    pre = z3.Bool("pre!nr_high")
+    s = make_solver(5000)
+    s.add(small == (chosen > 0), big == (chosen > 10), pre == (field.z > 3), field.z >= 0)
+    return s, {"state": field}, {"state": after}, [small, big], pre
+
+
+def _run(nexts: NextModels, s: z3.Solver, bits: list[z3.BoolRef], on: list[z3.BoolRef], guard: z3.BoolRef,
+         got: Any) -> set[tuple[bool, ...]]:
+    """Blocks each model's state and asks for the next from it, as the all-SAT does; the
+    states seen (each model checked to be a model of the check)."""
+    seen: set[tuple[bool, ...]] = set()
+    while got is not None:
+        for f in [*s.assertions(), *on]:
+            assert z3.is_true(got.eval(f, model_completion=True))
+        state = tuple(z3.is_true(got.eval(b, model_completion=True)) for b in bits)
+        assert state not in seen
+        seen.add(state)
+        s.add(z3.Implies(guard, z3.Or(*[b != z3.BoolVal(v) for b, v in zip(bits, state)])))
+        got = nexts.next_model("m", s, on, got)
+    return seen
+
+
+def test_a_run_of_next_models_finds_each_state_once() -> None:
+    s, fields, after, bits, pre = _three_states()
+    nexts = NextModels()
+    nexts.prepare("m", fields, after, bits, [pre])
+    guard = z3.Bool("nr_guard")
+    assert s.check(guard, pre) == z3.sat
+    assert _run(nexts, s, bits, [guard, pre], guard, s.model()) == {(False, False), (True, False), (True, True)}
+    assert s.check(guard, pre) == z3.unsat  # (no state left: the run found them all)
+
+
+def test_a_run_begun_from_another_source_state_goes_on_with_its_pre_object() -> None:
+    s, fields, after, bits, pre = _three_states()
+    nexts = NextModels()
+    nexts.prepare("m", fields, after, bits, [pre])
+    first, second = z3.Bools("nr_enum1 nr_enum2")
+    assert s.check(first, pre) == z3.sat
+    last = s.model()
+    s.add(z3.Not(first))  # retired
+    on = [second, z3.Not(pre)]
+    got = nexts.next_model("m", s, on, last, wide=True, retired=[first])
+    assert isinstance(got, NextModel)
+    # the run goes on from the wide model: its pre-object meets the new source (not pre)
+    assert _run(nexts, s, bits, on, second, got) == {(False, False), (True, False), (True, True)}
 
 
 def test_an_isolated_solver_answers_as_the_main_context_does() -> None:

@@ -423,7 +423,8 @@ class Z3Backend:
                         # closing unsat (HTTPConnection's send: 8-30 K units, its models'
                         # 30-400 K) left the next phase's first check to the solver
                         if r != z3.unsat:
-                            self._costly[name] = not isinstance(solver, IsolatedSolver) or solver.last_units >= NEXT_FROM
+                            self._costly[name] = not isinstance(solver, IsolatedSolver) \
+                                or solver.last_units >= NEXT_FROM
                     if r == z3.unknown and solver is shared and len(found) == before and source is not None \
                             and self._guards.worth_asking(phase) and self._empty_phase(shared, phase):
                         break
