@@ -216,10 +216,16 @@ def method_groups(index: SymbolIndex, base: list[z3.BoolRef], invariant: z3.Bool
     for c in conjuncts(invariant_after):
         if c.get_id() not in seen and not _true(c):  # a conjunct over fields the method leaves alone is the same term
             items.append(Item(index.of(c), "constraint", (c, True)))
+    # a changed post bit or post term is in the group of its pre bit or field, whatever
+    # symbols it reads: an untouched group copies the source's bits for its actions (and
+    # the fields' values), which is right only where no other group decides them. A
+    # method setting a field to a constant (after-term and post bits without a symbol)
+    # otherwise left the field's group untouched, its post bits copied from the source
     for a, e in enabled.items():
         items.append(Item(index.of(e), "pre", (a, e)))
         e2 = enabled_after[a]
-        items.append(Item(index.of(e2), "post", (a, e2, e2.eq(e))))
+        same = bool(e2.eq(e))
+        items.append(Item(index.of(e2) if same else index.of(e2) | index.of(e), "post", (a, e2, same)))
     for k, v in fields.items():
         if shown(k, v):
             items.append(Item(index.of_val(v), "term", ("fields", k, v, True)))
@@ -229,7 +235,8 @@ def method_groups(index: SymbolIndex, base: list[z3.BoolRef], invariant: z3.Bool
         if shown(k, v):
             old = fields.get(k)
             same = old is not None and _same(old, v)
-            items.append(Item(index.of_val(v), "term", ("after", k, v, same)))
+            symbols = index.of_val(v) if same or old is None else index.of_val(v) | index.of_val(old)
+            items.append(Item(symbols, "term", ("after", k, v, same)))
     return group(items)
 
 
