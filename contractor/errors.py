@@ -69,6 +69,17 @@ class TranslationOutOfTime(Exception):
         super().__init__("the time budget ran out while translating it (--budget)")
 
 
+class CalleePastShare(TranslationOutOfTime):
+    """A call of a method whose own translation ran past its share of the budget
+    (semantics.METHOD_SHARE_STATEMENTS): inlined, its statements count toward the caller's
+    share too, so the caller's translation stops at the call instead of running on to
+    about where the callee's did (the caller untranslated, as past its share)."""
+
+    def __init__(self, callee: str, location: Location | None = None):
+        super().__init__(location)
+        self.callee = callee
+
+
 class BudgetSpent(Exception):
     """The run's deadline passed before a z3 query (Z3Backend.check): the explorer, which
     knows the budget is spent, ends the exploration partial (explore.py). Not an error of

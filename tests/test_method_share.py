@@ -48,3 +48,45 @@ def test_a_share_above_the_statements_run_changes_nothing(tmp_path, monkeypatch)
     ts = _infer(tmp_path, 60)
     assert not any("share" in u.construct for u in ts.unknowns)
     assert ts.complete
+
+
+CALLER = '''
+class C:
+    def __init__(self) -> None:
+        self.n = 0
+        self.open = False
+
+    def big(self) -> None:
+        if self.open:
+            raise ValueError("open")
+        self.n += 1
+        self.n += 2
+        self.n += 3
+        self.n += 4
+        self.n += 5
+        self.open = True
+
+    def caller(self) -> None:
+        self.big()
+
+    def close(self) -> None:
+        self.open = False
+'''
+
+
+def test_a_call_of_a_method_past_its_share_stops_the_caller_too(tmp_path, monkeypatch) -> None:
+    # big runs 7 statements: past a share of 4 (as a root), and caller's one statement
+    # calls it: caller is untranslated at the call, its answers may, not one of them dropped
+    monkeypatch.setattr(semantics, "METHOD_SHARE_STATEMENTS", 4)
+    path = tmp_path / "caller.py"
+    path.write_text(CALLER)
+    ts = infer(f"{path}:C", InferOptions(backend="z3", budget=60))
+    assert ts.complete
+    why = {u.method: u.construct for u in ts.unknowns}
+    assert "share of the budget" in why["big"]
+    assert "calls big()" in why["caller"]
+    assert "close" not in why
+    # concretely caller raises where open is True and sets it True otherwise: both may
+    calls = [t for t in ts.transitions if t.method == "caller"]
+    assert calls and all(t.certainty == "may" for t in calls)
+    assert all("caller" in s.enabled for s in ts.states)

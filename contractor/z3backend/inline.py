@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from contractor.errors import UnsupportedConstruct
+from contractor.errors import CalleePastShare, UnsupportedConstruct
 from contractor.model import Method, TypeKind, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
@@ -79,6 +79,8 @@ class InlineCalls(_Host):
             # recursion: a call from this method to that one is being inlined already; one
             # more round would only repeat it (connect -> _tunnel -> send -> connect ...)
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
+        if name in self.state.past_share:  # see CalleePastShare
+            raise CalleePastShare(name, self.loc(node))
         bound = self.bind(method, args, kwargs, node, unknown_rest)
         return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
 

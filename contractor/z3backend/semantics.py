@@ -18,7 +18,7 @@ from typing import Any
 
 import z3
 
-from contractor.errors import TranslationOutOfTime, UnsupportedConstruct
+from contractor.errors import CalleePastShare, TranslationOutOfTime, UnsupportedConstruct
 from contractor.model import ClassModel, Condition, Method, TypeKind, TypeRef
 from contractor.typestate import Unknown
 from contractor.z3backend import fastterms as F
@@ -176,12 +176,16 @@ class ClassSemantics:
     unknowns: list[Unknown] = field(init=False)
     # method -> its one translation (oneread.py), or why it has none
     runs: dict[str, Outcome | UnsupportedConstruct] = field(init=False)
+    # the methods whose own translation ran past its share (METHOD_SHARE_STATEMENTS): a later
+    # translation calling one stops at the call (CalleePastShare)
+    past_share: set[str] = field(init=False)
     # push's rewritings by the formula's node id: formula -> (formula kept alive, rewriting)
     pushed: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = field(init=False)
     walk_memo: Memo | None = field(init=False)  # see `walked`
 
     def __post_init__(self) -> None:
         self.runs = {}
+        self.past_share = set()
         self.pushed = {}
         self.walk_memo = None
         self.constants = dict(self.model.module_constants)
@@ -493,7 +497,8 @@ class ClassSemantics:
         deadline = self.reading_deadline
         # under a budget, no method takes more than its share of it
         share = None if deadline is None else METHOD_SHARE_STATEMENTS
-        state = ExecState(objects, deadline=deadline, statements_left=share)
+        state = ExecState(objects, deadline=deadline, statements_left=share,
+                          past_share=frozenset(self.past_share) if share is not None else frozenset())
         ex = self.executor(state, prefix)
         pre = self.declared_pre(method, fields, args)
         ex.assume(z3.And(self.invariant, pre, *[V.well_formed(v) for v in args.values()]))
@@ -504,10 +509,15 @@ class ClassSemantics:
                 result = unfinished_result(ex, method, ex.invoke(method, SELF, dict(args), enforce_pre=False))
             except TranslationOutOfTime as err:
                 ends = self.reading_deadline
-                if ends is not None and time.monotonic() < ends:
-                    raise UnsupportedConstruct(f"its translation ran past its share of the budget "
-                                               f"({METHOD_SHARE_STATEMENTS} statements)", err.location) from None
-                raise
+                if ends is None or time.monotonic() >= ends:
+                    raise
+                if isinstance(err, CalleePastShare):
+                    raise UnsupportedConstruct(f"it calls {err.callee}(), whose translation ran past its share of "
+                                               f"the budget ({METHOD_SHARE_STATEMENTS} statements)",
+                                               err.location) from None
+                self.past_share.add(method.name)
+                raise UnsupportedConstruct(f"its translation ran past its share of the budget "
+                                           f"({METHOD_SHARE_STATEMENTS} statements)", err.location) from None
         out = self.outcome(method, state, result, args, fields)
         out.pre = z3.And(pre, *state.assumed) if state.assumed else pre
         return out

@@ -75,6 +75,8 @@ class ExecState:
     # statements the translation may still run (a method's share under a run's budget,
     # semantics.METHOD_SHARE_STATEMENTS); None: no bound
     statements_left: int | None = None
+    # methods whose own translation ran past its share: a call of one stops this one (CalleePastShare)
+    past_share: frozenset[str] = frozenset()
     # constraints on values the executor chose freely (the order a loop iterates a set in):
     # conjoined to the method's precondition in every query
     assumed: list[z3.BoolRef] = field(default_factory=list)
