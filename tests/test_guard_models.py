@@ -53,10 +53,27 @@ def test_a_search_past_the_bound_is_started_again_with_another_seed(monkeypatch)
 
     def first_fails(inv, ok, chosen, effort, allowance, seed):  # type: ignore[no-untyped-def]
         seeds.append(seed)
-        return None if seed == guardmodels.SEEDS[0] else search(inv, ok, chosen, effort, allowance, seed)
+        first = seed == guardmodels.SEEDS[0]
+        return guardmodels.PAST_BOUND if first else search(inv, ok, chosen, effort, allowance, seed)
 
     monkeypatch.setattr(guardmodels, "_by_models", first_fails)
     x, a = z3.Int("x"), z3.Int("chosen!a")
     found = guard_by_models(x > 0, z3.And(a > x, a < 10), [a])
     assert found is not None and _equivalent_within(x > 0, found, x < 9)
     assert seeds == list(guardmodels.SEEDS[:2])
+
+
+def test_a_search_z3_leaves_undecided_is_not_started_again(monkeypatch) -> None:
+    # out of units (not past the bound): the next seeds would spend the elimination's share
+    from contractor.z3backend import guardmodels
+
+    seeds: list[int] = []
+
+    def undecided(inv, ok, chosen, effort, allowance, seed):  # type: ignore[no-untyped-def]
+        seeds.append(seed)
+        return None
+
+    monkeypatch.setattr(guardmodels, "_by_models", undecided)
+    x, a = z3.Int("x"), z3.Int("chosen!a")
+    assert guard_by_models(x > 0, z3.And(a > x, a < 10), [a]) is None
+    assert seeds == [guardmodels.SEEDS[0]]

@@ -19,7 +19,8 @@ Which models z3 finds depends on its search, and so on the terms' ids: on smtpli
 objects only (the disjunction keeps growing), where most decide the guard in 3 to 7 models.
 A search past MAX_MODELS is started again with another of SEEDS (z3's random seed), each
 as deterministic as the first: the guard, when found, is the same within the invariant
-whichever search found it.
+whichever search found it. One z3 left undecided (out of units) is not: the next searches'
+units would come out of the elimination's share.
 """
 
 from __future__ import annotations
@@ -49,14 +50,23 @@ def guard_by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprR
     models, each within `effort`, all within `allowance`."""
     for seed in SEEDS:
         found = _by_models(invariant, ok, chosen, effort, allowance, seed)
-        if found is not None or (allowance is not None and allowance.units <= 0):
+        if not isinstance(found, PastBound):  # the guard, or a search z3 left undecided: not retried
             return found
     return None
 
 
+class PastBound:
+    """_by_models' answer where its search went past MAX_MODELS models."""
+
+
+PAST_BOUND = PastBound()
+
+
 def _by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
-               effort: Effort, allowance: Allowance | None, seed: int) -> z3.BoolRef | None:
-    """One search for the guard (guard_by_models), with z3's random seed `seed`."""
+               effort: Effort, allowance: Allowance | None, seed: int) -> z3.BoolRef | PastBound | None:
+    """One search for the guard (guard_by_models), with z3's random seed `seed`: the
+    guard, PAST_BOUND past MAX_MODELS models, or
+    None where a check was undecided (out of units) or a model could not be evaluated."""
     # z3's SMT core (z3util.make_solver): a fresh solver's preprocessing reran over the
     # whole formula with every blocking clause (HTTPConnection's `request` and
     # `endheaders`: 0.45 s, 0.1 s on the core); other models, the same guard
@@ -69,15 +79,17 @@ def _by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
         r = checked(solver, effort, allowance)
         if r == z3.unsat:
             return z3.simplify(z3.Or(*parts)) if parts else z3.BoolVal(False)
-        if r != z3.sat or len(parts) == MAX_MODELS:
+        if r != z3.sat:
             return None
+        if len(parts) == MAX_MODELS:
+            return PAST_BOUND
         m = solver.model()
         part = z3.simplify(z3.substitute(ok, *[(c, m.eval(c, model_completion=True)) for c in chosen]))
         if z3.is_false(part):  # the model's fields must satisfy it: z3 could not evaluate something
             return None
         parts.append(part)
         solver.add(z3.Not(part))
-    return None
+    return None  # not reached: the loop ends at MAX_MODELS parts
 
 
 __all__ = ["BIG_GUARD_NODES", "MAX_MODELS", "MODEL", "SEEDS", "guard_by_models"]
