@@ -58,7 +58,9 @@ class UnsupportedConstruct(ContractorError):
 
 
 class TranslationOutOfTime(Exception):
-    """The run's budget ran out while a method was being translated (executor.check_time).
+    """The run's budget ran out while a method was being translated (executor.check_time),
+    or the method ran past its share of it (executor.spend_statement: ClassSemantics
+    then says so instead of the message below).
     Not an UnsupportedConstruct, so that no handler degrading one locally (an argument of
     outside code read as an opaque value, ...) goes on translating: it ends the method's
     translation, and ClassSemantics makes the whole method untranslated (its enabledness

@@ -75,7 +75,7 @@ def _by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
         solver.set("random_seed", seed)
     solver.add(invariant, ok)
     parts: list[z3.BoolRef] = []
-    for _ in range(MAX_MODELS + 1):
+    while True:  # each round adds a part or ends: at most MAX_MODELS + 1 checks
         r = checked(solver, effort, allowance)
         if r == z3.unsat:
             return z3.simplify(z3.Or(*parts)) if parts else z3.BoolVal(False)
@@ -89,7 +89,6 @@ def _by_models(invariant: z3.BoolRef, ok: z3.BoolRef, chosen: list[z3.ExprRef],
             return None
         parts.append(part)
         solver.add(z3.Not(part))
-    return None  # not reached: the loop ends at MAX_MODELS parts
 
 
 __all__ = ["BIG_GUARD_NODES", "MAX_MODELS", "MODEL", "SEEDS", "guard_by_models"]
