@@ -101,32 +101,43 @@ def _truth_table(f: z3.BoolRef, nodes: dict[int, dag.Node], atoms: list[z3.BoolR
 
 def _diagram(atoms: list[z3.BoolRef], table: int) -> z3.BoolRef:
     """The formula of `table` (rows over `atoms`) as a reduced decision diagram."""
-    n = len(atoms)
-    rows = 1 << n
-    full = (1 << rows) - 1
-    columns = [_column(i, n) for i in range(n)]
-    memo: dict[tuple[int, int], z3.BoolRef] = {}
+    return _Diagram(atoms, table).node(table, 0)
 
-    def cofactor(t: int, i: int, value: bool) -> int:
+
+class _Diagram:
+    """`_diagram`'s recursion. Methods of an object, not a nested function calling itself:
+    such a closure is a reference cycle, and the terms of its memo stayed alive until
+    Python's cycle collector ran (z3's term ids then depended on when it ran: see
+    opaque._projected)."""
+
+    def __init__(self, atoms: list[z3.BoolRef], table: int) -> None:
+        n = len(atoms)
+        self.atoms = atoms
+        self.full = (1 << (1 << n)) - 1
+        self.columns = [_column(i, n) for i in range(n)]
+        self.memo: dict[tuple[int, int], z3.BoolRef] = {}
+
+    def cofactor(self, t: int, i: int, value: bool) -> int:
         w = 1 << i
         if value:
-            x = t & columns[i]
+            x = t & self.columns[i]
             return x | (x >> w)
-        x = t & (full ^ columns[i])
+        x = t & (self.full ^ self.columns[i])
         return x | (x << w)
 
-    def go(t: int, i: int) -> z3.BoolRef:
+    def node(self, t: int, i: int) -> z3.BoolRef:
+        full, go = self.full, self.node
         if t == 0:
             return z3.BoolVal(False)
         if t == full:
             return z3.BoolVal(True)
         key = (t, i)
-        if key not in memo:
-            hi, lo = cofactor(t, i, True), cofactor(t, i, False)
+        if key not in self.memo:
+            hi, lo = self.cofactor(t, i, True), self.cofactor(t, i, False)
             while hi == lo:  # t does not depend on atom i
                 i += 1
-                hi, lo = cofactor(t, i, True), cofactor(t, i, False)
-            a = atoms[i]
+                hi, lo = self.cofactor(t, i, True), self.cofactor(t, i, False)
+            a = self.atoms[i]
             if lo == 0 and hi == full:
                 r = a
             elif hi == 0 and lo == full:
@@ -141,10 +152,8 @@ def _diagram(atoms: list[z3.BoolRef], table: int) -> z3.BoolRef:
                 r = z3.Or(z3.Not(a), go(hi, i + 1))
             else:
                 r = z3.If(a, go(hi, i + 1), go(lo, i + 1))
-            memo[key] = r
-        return memo[key]
-
-    return go(table, 0)
+            self.memo[key] = r
+        return self.memo[key]
 
 
 __all__ = ["MAX_ATOMS", "MIN_NODES", "compact"]

@@ -43,23 +43,26 @@ def _project(z: z3.ExprRef, k: int) -> z3.ExprRef:
     """Field k of z, read through `obj(...)` and if-then-else (the same term z3 would
     simplify to): the identity of a value outside code has seen many times is then its
     identity term, not an accessor over every truth it had (each path condition included)."""
-    memo: dict[int, z3.ExprRef] = {}
+    return _projected(z, k, {})
 
-    def go(e: z3.ExprRef) -> z3.ExprRef:
-        key = F.node_id(e)
-        if key in memo:
-            return memo[key]
-        op = F.op_kind(e)
-        if op == z3.Z3_OP_DT_CONSTRUCTOR:
-            out = F.arg(e, k)
-        elif op == z3.Z3_OP_ITE and len(memo) < _MAX_ITES:
-            out = F.ite(F.arg(e, 0), go(F.arg(e, 1)), go(F.arg(e, 2)))
-        else:
-            out = F.app(_ACCESSORS[k], e)
-        memo[key] = out
-        return out
 
-    return go(z)
+def _projected(e: z3.ExprRef, k: int, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+    """`_project`'s walk (`memo`: by node id). A module function, not a closure calling
+    itself: such a closure is a reference cycle, and the terms it holds were freed when
+    Python's cycle collector ran, so z3's term ids, and the witnesses its models gave,
+    changed with any change to how many Python objects a run made."""
+    key = F.node_id(e)
+    if key in memo:
+        return memo[key]
+    op = F.op_kind(e)
+    if op == z3.Z3_OP_DT_CONSTRUCTOR:
+        out = F.arg(e, k)
+    elif op == z3.Z3_OP_ITE and len(memo) < _MAX_ITES:
+        out = F.ite(F.arg(e, 0), _projected(F.arg(e, 1), k, memo), _projected(F.arg(e, 2), k, memo))
+    else:
+        out = F.app(_ACCESSORS[k], e)
+    memo[key] = out
+    return out
 
 
 def make(identity: z3.ArithRef, none: z3.BoolRef, truthy: z3.BoolRef) -> z3.ExprRef:
