@@ -59,6 +59,10 @@ class Translations:
             hit = self._back[key] = (value, value.translate(z3.main_ctx()))
         return hit[1]
 
+    def has_back(self, key: int) -> bool:
+        """Whether the value of the context with this id was translated back (and is kept)."""
+        return key in self._back
+
 
 class IsolatedModel:
     """A model of a fresh context, read with terms of the main context (as `witness.value`

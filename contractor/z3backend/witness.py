@@ -14,6 +14,7 @@ from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
 from contractor.z3backend import rawapi as R
 from contractor.z3backend import values as V
+from contractor.z3backend.modelread import NOT_PLAIN, Reader, term_parts
 from contractor.z3backend.semantics import Outcome
 from contractor.z3backend.values import Val
 from contractor.z3backend.z3util import plain_value, py_value, seq_elements
@@ -30,10 +31,11 @@ def witness(m: z3.ModelRef, o: Outcome, fields: dict[str, Val], with_source: boo
     known: dict[int, z3.ExprRef] = {}
     for kind in BATCHED:
         known.update(opaque_values(m, [v.z for v in read if v.kind == kind and isinstance(v.z, z3.ExprRef)]))
-    w = {"args": {k: value(m, v, known) for k, v in o.args.items()},
-         "after": {k: value(m, v, known) for k, v in o.after.items() if shown(k, v)}}
+    reader = Reader(m)
+    w = {"args": {k: value(m, v, known, reader) for k, v in o.args.items()},
+         "after": {k: value(m, v, known, reader) for k, v in o.after.items() if shown(k, v)}}
     if with_source:
-        w = {"fields": {k: value(m, v, known) for k, v in fields.items() if shown(k, v)}, **w}
+        w = {"fields": {k: value(m, v, known, reader) for k, v in fields.items() if shown(k, v)}, **w}
     return w
 
 
@@ -91,11 +93,17 @@ def _units(e: z3.ExprRef) -> list[z3.ExprRef] | None:
     return out
 
 
-def value(m: z3.ModelRef, v: Val, known: dict[int, z3.ExprRef] | None = None) -> Any:
+def value(m: z3.ModelRef, v: Val, known: dict[int, z3.ExprRef] | None = None,
+          reader: Reader | None = None) -> Any:
     """The Python value (as JSON-able data) v has in model m; `known`: untyped values
-    already evaluated (`opaque_values`)."""
+    already evaluated (`opaque_values`); `reader`: m's (modelread.py), where a plain value
+    is read without the binding's objects."""
     if v.kind == "none":
         return None
+    if reader is not None and v.kind in PLAIN_KINDS and isinstance(v.z, z3.ExprRef):
+        fast = _plain(v, known, reader)
+        if fast is not NOT_PLAIN:
+            return fast
     if v.kind == "opaque":  # None, a falsy stand-in (0), or the object's identity
         obj = known.get(F.node_id(v.z)) if known else None
         if obj is None:
@@ -129,6 +137,26 @@ def value(m: z3.ModelRef, v: Val, known: dict[int, z3.ExprRef] | None = None) ->
         return f"<{v.type.name} object>"
     got = known.get(F.node_id(v.z)) if known and isinstance(v.z, z3.ExprRef) else None
     return py_value(got if got is not None else m.eval(v.z, model_completion=True))
+
+
+PLAIN_KINDS = ("opaque", "bool", "int")  # the kinds whose values `_plain` reads
+
+
+def _plain(v: Val, known: dict[int, z3.ExprRef] | None, reader: Reader) -> Any:
+    """`value` of a Boolean, an integer or an untyped value whose parts are plain, read on
+    pointers (modelread.py), else NOT_PLAIN (then read as `value` reads it)."""
+    if v.kind != "opaque":
+        return reader.plain(v.z)
+    obj = known.get(F.node_id(v.z)) if known else None
+    parts = term_parts(obj) if obj is not None else reader.opaque(v.z)
+    if parts is NOT_PLAIN or len(parts) != 3:
+        return NOT_PLAIN
+    identity, none, truthy = parts
+    if none is True:
+        return None
+    if truthy is not True:
+        return 0
+    return f"<object {identity}>" if type(identity) is int else NOT_PLAIN
 
 
 def container_value(m: z3.ModelRef, v: Val) -> list[Any]:
