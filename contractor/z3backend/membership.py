@@ -29,10 +29,11 @@ OP = z3.Z3_OP_SEQ_CONCAT
 
 
 class Memo:
-    """Rewritings by node id: a node rewritten to another term maps to (node, rewriting),
-    one left as it is to _KEEP. `alive` holds the terms walked that no caller holds (a
-    quantifier's body with its variables named; the formulas pushed, where the memo is
-    kept from one push_all to the next): z3 reuses the ids of freed terms."""
+    """Rewritings by node address: a node rewritten to another term maps to (node,
+    rewriting), one left as it is to _KEEP. `alive` holds the terms walked that no caller
+    holds (a quantifier's body with its variables named; the formulas pushed, where the
+    memo is kept from one push_all to the next): z3 reuses the memory (and the ids) of
+    freed terms."""
 
     def __init__(self, bounds: LenBounds) -> None:
         self.bounds = bounds
@@ -69,33 +70,35 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
     """The rewriting of e: a walk over its DAG through z3's C API (as dag.py's walks), each
     node once; Python expressions are made only for the nodes a rule rewrites or whose
     children changed. (The walk through z3's Python objects made a wrapper of every child
-    of every node: 3 s on zipfile.ZipFile's constructor, 84,000 edges over 2,600 nodes.)"""
+    of every node: 3 s on zipfile.ZipFile's constructor, 84,000 edges over 2,600 nodes.)
+    Nodes are known by their address: every node walked stays alive while the memo does
+    (its formula is kept), so no address is another node's meanwhile, and an edge costs
+    one C call (its child) instead of two (and the child's id)."""
     done = memo.done
     cref, ctx = e.ctx_ref(), e.ctx
     c = R.pointer(cref)  # the walk reads bare pointers (rawapi.py); `boxed` turns one into an AST object
     stack = [R.pointer(e.as_ast())]
-    # node id -> its children, their ids, the node as an application and its kind, while they are walked
-    seen: dict[int, tuple[list[int], list[int], int, int]] = {}
-    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    # node -> its children, the node as an application and its kind, while they are walked
+    seen: dict[int, tuple[list[int], int, int]] = {}
+    arg = R.ptr_app_arg
     while stack:
         a = stack[-1]
-        key = ast_id(c, a)
-        if key in done:
+        if a in done:
             stack.pop()
             continue
-        walked = seen.pop(key, None)
+        walked = seen.pop(a, None)
         if walked is not None:  # second visit: the children are done
-            args, ids, app, op = walked
+            args, app, op = walked
             stack.pop()
         else:
             kind = R.ptr_ast_kind(c, a)
             if kind == z3.Z3_QUANTIFIER_AST:
                 q = _z3py._to_expr_ref(R.boxed(a), ctx)
-                _record(done, key, q, _quantifier(q, memo))
+                _record(done, a, q, _quantifier(q, memo))
                 stack.pop()
                 continue
             if kind != z3.Z3_APP_AST:
-                done[key] = _KEEP  # numerals, bound variables
+                done[a] = _KEEP  # numerals, bound variables
                 stack.pop()
                 continue
             app = R.ptr_to_app(c, a)
@@ -105,37 +108,35 @@ def _walk(e: z3.ExprRef, memo: Memo) -> z3.ExprRef:
                 removed = removal(node)
                 if removed is not None:  # rewritten as a whole: its parts' rewritings would break its shape
                     stack.pop()
-                    _record(done, key, node, _removal_walked(node, removed, memo))
+                    _record(done, a, node, _removal_walked(node, removed, memo))
                     continue
             n = R.ptr_app_num_args(c, app)
             if not n and op not in _REWRITTEN:  # a constant: nothing to rewrite
-                done[key] = _KEEP
+                done[a] = _KEEP
                 stack.pop()
                 continue
             args = [arg(c, app, j) for j in range(n)]
-            ids = [ast_id(c, x) for x in args]
-            pending = [x for x, i in zip(args, ids) if i not in done]
+            pending = [x for x in args if x not in done]
             if pending:
-                seen[key] = (args, ids, app, op)
+                seen[a] = (args, app, op)
                 stack.extend(pending)
                 continue
             stack.pop()
-        if op not in _REWRITTEN and all(done[i] is _KEEP for i in ids):
-            done[key] = _KEEP
+        if op not in _REWRITTEN and all(done[x] is _KEEP for x in args):
+            done[a] = _KEEP
             continue
         node = _z3py._to_expr_ref(R.boxed(a), ctx)
         if op in _REWRITTEN:
-            kids = [_z3py._to_expr_ref(R.boxed(x), ctx) if done[i] is _KEEP else _out(done[i])
-                    for x, i in zip(args, ids)]
-            _record(done, key, node, _rule(node, op, kids))
+            kids = [_z3py._to_expr_ref(R.boxed(x), ctx) if done[x] is _KEEP else _out(done[x]) for x in args]
+            _record(done, a, node, _rule(node, op, kids))
             continue
         # a child changed: the same declaration over the new children, made through the C API
         # (the Python call casts every argument against the declaration's domain)
         array = (z3.Ast * len(args))()
-        for j, (x, i) in enumerate(zip(args, ids)):
-            array[j] = R.boxed(x) if done[i] is _KEEP else _out(done[i]).as_ast()
+        for j, x in enumerate(args):
+            array[j] = R.boxed(x) if done[x] is _KEEP else _out(done[x]).as_ast()
         made = C.Z3_mk_app(cref, R.get_app_decl(cref, R.boxed(app)), len(args), array)
-        _record(done, key, node, _z3py._to_expr_ref(made, ctx))
+        _record(done, a, node, _z3py._to_expr_ref(made, ctx))
     return _rewritten(e, done)
 
 
@@ -175,11 +176,12 @@ def _out(hit: tuple[z3.ExprRef, z3.ExprRef] | None) -> z3.ExprRef:
 
 def _record(done: dict[int, tuple[z3.ExprRef, z3.ExprRef] | None], key: int, node: z3.ExprRef,
             out: z3.ExprRef) -> None:
-    done[key] = _KEEP if out.get_id() == key else (node, out)  # node kept alive with its rewriting
+    """`key` (node's address) rewritten to out (node kept alive with its rewriting)."""
+    done[key] = _KEEP if R.pointer(out.as_ast()) == key else (node, out)
 
 
 def _rewritten(e: z3.ExprRef, done: dict[int, tuple[z3.ExprRef, z3.ExprRef] | None]) -> z3.ExprRef:
-    hit = done[e.get_id()]
+    hit = done[R.pointer(e.as_ast())]
     return e if hit is _KEEP else hit[1]
 
 
