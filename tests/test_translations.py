@@ -34,3 +34,16 @@ def test_an_isolated_solver_reads_its_models_as_a_fresh_translation_would() -> N
             assert m.eval(term, model_completion=True).eq(plain.eval(term, model_completion=True))
     assert s.check(y > 2, x < 4) == z3.unsat  # the assumptions translated through the cache too
     assert s.check(y > 2) == z3.sat
+
+
+def test_terms_translated_together_are_those_translated_one_by_one() -> None:
+    x, y = z3.Ints("tr_p tr_q")
+    shared = z3.If(x > y, x * 2, y + 3)
+    terms = [shared > 1, shared < 9, z3.Or(shared == 4, x == y), shared > 1]  # one twice
+    ctx = z3.Context()
+    together = Translations(ctx).into_all(terms)
+    alone = [t.translate(ctx) for t in terms]
+    assert [a.get_id() for a in together] == [b.get_id() for b in alone]  # the same nodes of ctx
+    t = Translations(ctx)
+    first = t.into(terms[1])
+    assert t.into_all(terms)[1] is first  # what was translated already is kept

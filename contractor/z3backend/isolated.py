@@ -51,6 +51,26 @@ class Translations:
             hit = self._into[key] = (term, term.translate(self.ctx))
         return hit[1]
 
+    def into_all(self, terms: list[Any]) -> list[Any]:
+        """`into` of each term, those not translated yet in one translation (z3's
+        ast_translation, whose cache then spans them all): a solver's assertions share most
+        of their nodes (a method's raise conditions, its after-state in every enabledness
+        bit), which one by one were walked again for each. z3 gives a node made again its
+        existing id, so the same nodes get the same ids, in the same order."""
+        fresh: dict[int, Any] = {}
+        for t in terms:
+            key = t.get_id()
+            if key not in self._into:
+                fresh.setdefault(key, t)
+        if len(fresh) > 1:
+            batch = z3.AstVector()
+            for t in fresh.values():
+                batch.push(t)
+            made = batch.translate(self.ctx)
+            for i, (key, t) in enumerate(fresh.items()):
+                self._into[key] = (t, made[i])
+        return [self.into(t) for t in terms]
+
     def back(self, value: Any) -> Any:
         """`value` (of the context) in the main context."""
         key = value.get_id()
@@ -104,7 +124,7 @@ class IsolatedSolver:
 
     def add(self, *terms: z3.BoolRef) -> None:
         self._told.extend(terms)
-        self.solver.add(*[self.terms.into(t) for t in terms])
+        self.solver.add(*self.terms.into_all(list(terms)))
 
     def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The check; `last_units` is then the z3 resource units it took (the context's count,
