@@ -80,8 +80,10 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
     def feasible(self, cond: z3.BoolRef, timeout_ms: int | None = None, effort: Effort | None = None) -> bool:
         """Whether some object meeting the assumptions has `cond`; undecided (within
         `effort`, else `timeout_ms` of wall clock if given, default FEASIBLE's resource
-        units: the same answer at every load) counts as yes."""
-        cond = z3.simplify(cond)
+        units: the same answer at every load) counts as yes. Asked with and/or left
+        nested (fastterms.simplified, z3util.make_solver): a loop's question holds every
+        raise before it."""
+        cond = F.simplified(cond)
         if z3.is_false(cond):
             return False
         if self.context is None:
@@ -134,14 +136,17 @@ class Executor(ExprEvaluator, StoreExecutor, InlineCalls, SeqCalls, MapCalls, Qu
         condition in it, terms of thousands of nodes: 0.8 s of reading HTTPConnection's
         raise guards) takes a sixth of the time. A dead end it does not see (raises or
         returns covering every path) only costs time, as above; one it sees, simplify
-        would have seen in active() too (a false conjunct makes the conjunction false)."""
+        would have seen in active() too (a false conjunct makes the conjunction false).
+        Simplified with and/or left nested (fastterms.simplified): flattening rebuilt every
+        nested disjunction of raises, a third of the time, and showed no more dead ends on
+        the standard-library classes of issue 8."""
         g = self.guard
         entry = self.entries.get(F.node_id(g))
         if entry is not None and self._unchanged_since(entry):
             return True
         if F.op_kind(g) == z3.Z3_OP_AND and g.num_args() == 2:
-            return not z3.is_false(z3.simplify(F.arg(g, 1)))
-        return not z3.is_false(z3.simplify(self.active()))
+            return not F.shown_false(F.arg(g, 1))
+        return not F.shown_false(self.active())
 
     def entry_guard(self) -> z3.BoolRef:
         """active() as the path condition of a block that runs where the current paths

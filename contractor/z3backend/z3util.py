@@ -33,7 +33,7 @@ class Effort:
 
 
 def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = False,
-                rlimit: int = 0) -> z3.Solver:
+                rlimit: int = 0, nested: bool = False) -> z3.Solver:
     """A solver with fixed seeds, so the same input gives the same models and answers;
     `rlimit` (0: none) z3 resource units per check besides `timeout_ms` (Effort).
 
@@ -43,12 +43,22 @@ def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = 
     preprocessing is most of the time: each blocking clause reruns it over the whole
     query (wave.Wave_write's part of close: 0.2 s a check, 0.01 s on the core). Answers
     are the same (sat and unsat are facts about the formula); models, and so witnesses,
-    may differ, and an unknown is still unknown to the caller."""
+    may differ, and an unknown is still unknown to the caller.
+
+    `nested` (not with `core`): the solver keeps nested `and`/`or` as they are instead of
+    flattening each into one n-ary term (fastterms.simplified). The executor's questions
+    hold its path conditions, where every raise is `raised or (active and cond)` with
+    `not raised` inside `active`: flattened, each prefix of that disjunction becomes a
+    clause of its own, quadratic in the raises (http.client.HTTPConnection's `request`:
+    230 K clauses over 3.4 K Boolean variables for one loop's question, 0.1-0.2 s a
+    check; nested, 7-24 K clauses and 5-20 ms). The answers are the same where decided."""
     s = z3.SimpleSolver(ctx=ctx) if core else z3.Solver(ctx=ctx)
     s.set("random_seed", 0)
     s.set("timeout", max(1, int(timeout_ms)))
     if rlimit:
         s.set("rlimit", int(rlimit))
+    if nested:
+        s.set("flat_and_or", False)
     return s
 
 
@@ -84,7 +94,7 @@ class Assumptions:
         if self._models.extends([self._context, *extra]):
             return z3.sat
         if self._solver is None:
-            self._solver = make_solver(self._timeout_ms)
+            self._solver = make_solver(self._timeout_ms, nested=True)
             self._solver.add(self._context)
             self._used = False
         try:
@@ -122,7 +132,7 @@ class Assumptions:
             return answer
         self._retired.append(self._solver)
         self._solver = None
-        fresh = make_solver(effort.cap_ms, rlimit=effort.rlimit - quick)
+        fresh = make_solver(effort.cap_ms, rlimit=effort.rlimit - quick, nested=True)
         fresh.add(self._context)
         self._retired.append(fresh)
         return fresh.check(*extra)
