@@ -109,3 +109,45 @@ def test_add_asserts_what_the_binding_asserts() -> None:
     s = z3.SimpleSolver(ctx=other)
     F.add(s, z3.Bool("r", other))  # a solver of another context: its own terms
     assert [a.sexpr() for a in s.assertions()] == ["r"]
+
+
+def test_eq_is_the_bindings() -> None:
+    x, y = z3.Int("x"), z3.Int("y")
+    assert F.eq(x, y).eq(x == y)
+
+
+def test_simplified_keeps_and_or_nested_and_shows_the_same_falses() -> None:
+    p, q, r = z3.Bools("p q r")
+    earlier = z3.Or(p, q)
+    nested = z3.Or(earlier, z3.And(r, z3.Not(earlier)))  # a raise after raises: `raised or (active and c)`
+    assert z3.simplify(nested).num_args() == 3  # flattened by default: the prefix copied
+    assert F.simplified(nested).num_args() == 2 and F.simplified(nested).arg(0).eq(earlier)
+    assert F.shown_false(z3.And(p, z3.Or(q, z3.BoolVal(False)), z3.Not(p)))
+    assert not F.shown_false(z3.And(p, z3.Or(q, r)))
+
+
+def test_opaque_fresh_well_formed_is_the_bindings_term() -> None:
+    from contractor.z3backend import opaque as O
+
+    n, t, i = z3.Bool("fwf.none"), z3.Bool("fwf.truth"), z3.Int("fwf.id")
+    made = O.make(z3.If(n, O.NONE_ID, z3.If(i == O.NONE_ID, O.NONE_ID - 1, i)), n, z3.And(z3.Not(n), t))
+    fresh = O.fresh_well_formed("fwf")
+    assert fresh.eq(made) and fresh.get_id() == made.get_id()
+    assert isinstance(fresh, z3.DatatypeRef) and fresh.sort() == O.SORT
+
+
+def test_nested_solvers_answer_as_flattening_ones() -> None:
+    from contractor.z3backend.z3util import make_solver
+
+    xs = z3.Bools(" ".join(f"b{k}" for k in range(6)))
+    raised: z3.BoolRef = z3.BoolVal(False)
+    for k, b in enumerate(xs):  # raise conditions nesting as the executor's do
+        raised = z3.Or(raised, z3.And(z3.Not(raised), b, xs[(k + 1) % len(xs)]))
+    for query in (z3.And(z3.Not(raised), xs[0]), z3.And(raised, z3.Not(z3.Or(*xs)))):
+        answers = set()
+        for core in (False, True):
+            for nested in (False, True):
+                s = make_solver(1000, core=core, nested=nested)
+                s.add(query)
+                answers.add(str(s.check()))
+        assert len(answers) == 1 and "unknown" not in answers

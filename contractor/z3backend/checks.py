@@ -52,7 +52,9 @@ def method_findings(b: Z3Backend) -> list[Finding]:
     def solve(*parts: z3.BoolRef, undecided: str = "", method: str | None = None, line: int | None = None) -> Answer:
         """The solver's model, None (unsat), or "unknown"; an unknown answer to a question
         naming `undecided` is reported as an unknown finding, never silently dropped."""
-        s = make_solver(b.timeout_ms, core=True)  # z3util.make_solver: zipfile's checks 20 s -> 4 s
+        # z3util.make_solver: the core, zipfile's checks 20 s -> 4 s; nested, the raise sites'
+        # conditions are not flattened (HTTPConnection's findings 0.40 -> 0.30 s)
+        s = make_solver(b.timeout_ms, core=True, nested=True)
         F.add(s, *parts)
         # sets' items and dicts' keys are distinct: checked per model, with a ground lemma
         # where a model repeats one, as the exploration does (a quantifier makes z3 time out)

@@ -60,6 +60,12 @@ def or_(*args: Any) -> z3.BoolRef:
     return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), _asts(args)), ctx)
 
 
+def eq(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+    """a == b for two terms of one sort and context (no coercion to make)."""
+    ctx = a.ctx
+    return z3.BoolRef(C.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+
+
 def simplified(a: z3.BoolRef) -> z3.BoolRef:
     """z3.simplify(a) without flattening nested `and`/`or` into one n-ary term each.
 

@@ -13,6 +13,8 @@ reads the same).
 from __future__ import annotations
 
 import z3
+from z3 import z3 as _Z3PY
+from z3 import z3core as C
 
 from contractor.model import OPAQUE, TypeRef
 from contractor.z3backend import fastterms as F
@@ -75,9 +77,35 @@ def well_formed(z: z3.ExprRef) -> z3.BoolRef:
 
 
 def fresh_well_formed(name: str) -> z3.ExprRef:
-    """An arbitrary opaque value, well-formed whatever its constants are."""
-    n, t, i = z3.Bool(f"{name}.none"), z3.Bool(f"{name}.truth"), z3.Int(f"{name}.id")
-    return make(F.ite(n, NONE_ID, F.ite(i == NONE_ID, NONE_ID - 1, i)), n, F.and_(F.not_(n), t))
+    """An arbitrary opaque value, well-formed whatever its constants are:
+    `obj(If(n, -1, If(i == -1, -2, i)), n, And(Not(n), t))` of fresh constants n, t, i.
+
+    Made by z3's C calls directly, the ones `z3.Bool`, `z3.Int`, `==` and `z3.If` make on
+    these arguments, in the same order (the numerals too, each time the binding's
+    coercion makes it), without the binding's sort objects and coercions in Python: the
+    same terms with the same ids (z3's answers depend on them). Every value outside code
+    returns is one (HTTPConnection's raise guards: 1.2 K, a tenth of reading them)."""
+    ctx = z3.main_ctx()
+    ref = ctx.ref()
+    bools, ints = C.Z3_mk_bool_sort(ref), C.Z3_mk_int_sort(ref)  # z3's own sorts: never freed
+
+    def const(suffix: str, sort: z3.SortRef) -> z3.ExprRef:
+        return z3.ExprRef(C.Z3_mk_const(ref, C.Z3_mk_string_symbol(ref, f"{name}.{suffix}"), sort), ctx)
+
+    def numeral(value: int) -> z3.ExprRef:
+        return z3.ExprRef(C.Z3_mk_numeral(ref, str(value), ints), ctx)
+
+    n, t, i = const("none", bools), const("truth", bools), const("id", ints)
+    none_id = numeral(NONE_ID)
+    is_none_id = z3.ExprRef(C.Z3_mk_eq(ref, i.as_ast(), none_id.as_ast()), ctx)
+    other = numeral(NONE_ID - 1)
+    inner = z3.ExprRef(C.Z3_mk_ite(ref, is_none_id.as_ast(), other.as_ast(), i.as_ast()), ctx)
+    none_again = numeral(NONE_ID)
+    identity = z3.ExprRef(C.Z3_mk_ite(ref, n.as_ast(), none_again.as_ast(), inner.as_ast()), ctx)
+    not_none = z3.ExprRef(C.Z3_mk_not(ref, n.as_ast()), ctx)
+    truthy = z3.ExprRef(C.Z3_mk_and(ref, 2, (z3.Ast * 2)(not_none.as_ast(), t.as_ast())), ctx)
+    made = C.Z3_mk_app(ref, SORT.obj.ast, 3, (z3.Ast * 3)(identity.as_ast(), n.as_ast(), truthy.as_ast()))
+    return _Z3PY._to_expr_ref(made, ctx)
 
 
 def fresh_object(name: str, truthy: z3.BoolRef) -> z3.ExprRef:

@@ -202,8 +202,11 @@ class Reach(_Host):
                     theirs.append(self._names(identity))
                 if not names & theirs[0]:
                     return v  # another object, as far as the code tells
-            same = F.and_(act, mine == identity)
+            same = F.and_(act, F.eq(mine, identity))
             new = Val(v.type, O.make(mine, O.is_none(v.z), F.ite(same, truth, O.truth(v.z))))
+            # what _identity would find for it (its identity is `mine` as it stands): the
+            # next call to outside code asks it of every place again
+            self._known_identities()[F.node_id(new.z)] = (new.z, mine, names)
             known = self.known_type(v)
             return new if known is None else self.note_type(new, known)  # its type stays (pytypes.py)
         if v.kind == "tuple" and any(holds_mutable(a) for a in v.type.args):

@@ -45,20 +45,25 @@ def make_solver(timeout_ms: int, ctx: z3.Context | None = None, *, core: bool = 
     are the same (sat and unsat are facts about the formula); models, and so witnesses,
     may differ, and an unknown is still unknown to the caller.
 
-    `nested` (not with `core`): the solver keeps nested `and`/`or` as they are instead of
+    `nested`: the solver keeps nested `and`/`or` as they are instead of
     flattening each into one n-ary term (fastterms.simplified). The executor's questions
     hold its path conditions, where every raise is `raised or (active and cond)` with
     `not raised` inside `active`: flattened, each prefix of that disjunction becomes a
     clause of its own, quadratic in the raises (http.client.HTTPConnection's `request`:
     230 K clauses over 3.4 K Boolean variables for one loop's question, 0.1-0.2 s a
-    check; nested, 7-24 K clauses and 5-20 ms). The answers are the same where decided."""
-    s = z3.SimpleSolver(ctx=ctx) if core else z3.Solver(ctx=ctx)
+    check; nested, 7-24 K clauses and 5-20 ms). The answers are the same where decided.
+    z3's SMT core alone takes no rewriter parameter: a nested `core` solver is a solver
+    switched to its incremental mode (the same SMT core) by a push before anything is
+    asserted."""
+    s = z3.SimpleSolver(ctx=ctx) if core and not nested else z3.Solver(ctx=ctx)
     s.set("random_seed", 0)
     s.set("timeout", max(1, int(timeout_ms)))
     if rlimit:
         s.set("rlimit", int(rlimit))
     if nested:
         s.set("flat_and_or", False)
+        if core:
+            s.push()
     return s
 
 
