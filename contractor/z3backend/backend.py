@@ -23,6 +23,7 @@ from contractor.backend import Enabled, Target
 from contractor.errors import BudgetSpent, UnsupportedConstruct
 from contractor.model import ClassModel
 from contractor.typestate import Finding, FindingKind, StateInvariant, Unknown
+from contractor.z3backend import phases as P
 from contractor.z3backend import values as V
 from contractor.z3backend import witness as W
 from contractor.z3backend.encoding import MAX_REFINEMENTS, OK, REFINED, Encoder
@@ -106,6 +107,7 @@ class Z3Backend:
         self._last_models: dict[tuple[str, int], z3.ModelRef | NextModel] = {}
         self._retired: dict[str, list[z3.BoolRef]] = {}  # method -> its enumerations' guards, retired
         self._costly: dict[str, bool] = {}  # method -> whether its last check took NEXT_FROM units
+        self._heavy: bool | None = None  # whether the class's enabledness is heavy (phases.heavy)
         self.atom_order = AtomOrder()  # readable.py: shared by the invariant text and the reuse split
         self.reuse = Reuse(self) if reuse else None
         self._invariants = InvariantText(self)
@@ -380,6 +382,11 @@ class Z3Backend:
             phases.append((self.sem.push(z3.And(z3.Not(o.unknown), past)), False))
         if source is not None:  # on the method's simplified solver (prepare), simplified too
             phases = [(z3.simplify(cond), exact) for cond, exact in phases]
+        # where every target is may whatever the phase, the phases only choose the reasons:
+        # asked as one where the enabledness is heavy (phases.py)
+        heavy = self.heavy_enabledness()
+        asked = P.phases(phases, heavy and source is not None
+                         and (inexact_reason is not None or self.method_outside_reason(name) is not None))
         refinements = 0
         shared, lemmas_to = solver, enc.solver
         shared.set("timeout", min(self.timeout_ms, INCREMENTAL.cap_ms))
@@ -390,12 +397,15 @@ class Z3Backend:
         guard = self._guards.fresh()
         # later models from the last one's after-state changed (nextmodel.py): where each
         # model is a model of the query as it stands (no lazily refined bits or items)
-        nexts = source is not None and not enc.lazy and not enc.distinct
+        # (not where the enabledness is heavy: a next model's fresh solver learns it again
+        # each time, the shared solver keeps it; phases.heavy)
+        nexts = source is not None and not enc.lazy and not enc.distinct and not heavy
         if nexts:
             pre_bits = self._solvers[name][2] if name in self._solvers else None
             self._next.prepare(name, self.sem.fields, o.after, bits.values(), (pre_bits or {}).values())
         try:
-            for i, (cond, exact) in enumerate(phases):
+            for part in asked.asked:
+                i, cond = part.key, part.cond
                 solver = shared
                 phase = self._guards.phase(shared, name, i, cond)
                 if self._guards.is_empty(phase):
@@ -458,6 +468,7 @@ class Z3Backend:
                                              "the model left an enabledness bit undecided")
                     witness = self.witness(m, o, source is not None)
                     outside = self.method_outside_reason(name)  # per method, as reuse.py answers
+                    exact = asked.exact_in(part, m)
                     if exact and not inexact_reason and status == OK and outside is None:
                         found[enabled] = Target(enabled, "must", witness, "z3")
                     else:
@@ -504,6 +515,12 @@ class Z3Backend:
             return False
         self._guards.empty(phase)
         return True
+
+    def heavy_enabledness(self) -> bool:
+        """Whether the class's enabledness formulas are heavy (phases.heavy), read once."""
+        if self._heavy is None:
+            self._heavy = P.heavy(list(self.sem.enabled.values()))
+        return self._heavy
 
     def covers(self, found: Iterable[Enabled]) -> bool:
         """Whether `found` holds every state an object meeting the invariant can be in
