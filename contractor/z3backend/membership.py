@@ -44,6 +44,12 @@ class Memo:
 _KEEP = None  # a memo mark: the node is its own rewriting
 
 
+def _is_op(e: z3.ExprRef, kind: int) -> bool:
+    """z3.is_app_of(e, kind), read by fastterms.op_kind (the binding's makes a declaration
+    object and asks its kind by checked calls; the rules ask it of every sequence they meet)."""
+    return F.op_kind(e) == kind
+
+
 def push(e: z3.ExprRef, bounds: LenBounds = NO_BOUNDS) -> z3.ExprRef:
     """e with every `Contains(S, Unit(x))` rewritten down S's structure, `Length(S)` through
     if-then-else and set removal, and `S[i]` through if-then-else and concatenation."""
@@ -165,7 +171,7 @@ def _removal_walked(node: z3.SeqRef, removed: tuple[z3.SeqRef, z3.ExprRef], memo
     new_base, new_y = _walk(base, memo), _walk(y, memo)
     if new_base.eq(base) and new_y.eq(y):
         return node
-    whole = z3.is_app_of(node, z3.Z3_OP_ITE)
+    whole = _is_op(node, z3.Z3_OP_ITE)
     return M.remove(new_base, new_y) if whole else M.cut(new_base, new_y)
 
 
@@ -191,7 +197,7 @@ def _rule(e: z3.ExprRef, op: int, kids: list[z3.ExprRef]) -> z3.ExprRef:
         return length(kids[0])
     if op == z3.Z3_OP_SEQ_NTH:
         return item(kids[0], kids[1])
-    if z3.is_app_of(kids[1], z3.Z3_OP_SEQ_UNIT):
+    if _is_op(kids[1], z3.Z3_OP_SEQ_UNIT):
         return member(kids[0], kids[1].arg(0))
     return e.decl()(*kids) if any(not k.eq(c) for k, c in zip(kids, e.children())) else e
 
@@ -258,11 +264,11 @@ def _over_items(q: z3.QuantifierRef, i: z3.ArithRef, body: z3.BoolRef) \
 
 def _below_length(p: z3.BoolRef, i: z3.ArithRef) -> z3.SeqRef | None:
     """s if p is `i < len(s)` or `not (len(s) <= i)`."""
-    if z3.is_app_of(p, z3.Z3_OP_LT) and p.arg(0).eq(i) and z3.is_app_of(p.arg(1), z3.Z3_OP_SEQ_LENGTH):
+    if _is_op(p, z3.Z3_OP_LT) and p.arg(0).eq(i) and _is_op(p.arg(1), z3.Z3_OP_SEQ_LENGTH):
         return p.arg(1).arg(0)
-    if z3.is_not(p) and z3.is_app_of(p.arg(0), z3.Z3_OP_LE):
+    if z3.is_not(p) and _is_op(p.arg(0), z3.Z3_OP_LE):
         n, j = p.arg(0).children()
-        if j.eq(i) and z3.is_app_of(n, z3.Z3_OP_SEQ_LENGTH):
+        if j.eq(i) and _is_op(n, z3.Z3_OP_SEQ_LENGTH):
             return n.arg(0)
     return None
 
@@ -291,7 +297,7 @@ def _ites_on(e: z3.ExprRef, cond: z3.BoolRef) -> list[tuple[z3.ExprRef, z3.ExprR
         if y.get_id() in seen or not z3.is_app(y):
             continue
         seen.add(y.get_id())
-        if z3.is_app_of(y, z3.Z3_OP_ITE) and y.arg(0).eq(cond):
+        if _is_op(y, z3.Z3_OP_ITE) and y.arg(0).eq(cond):
             out.append((y, y.arg(1)))
             continue
         todo.extend(y.children())
@@ -300,9 +306,9 @@ def _ites_on(e: z3.ExprRef, cond: z3.BoolRef) -> list[tuple[z3.ExprRef, z3.ExprR
 
 def _zero_le(p: z3.BoolRef, i: z3.ArithRef) -> bool:
     """p is `0 <= i` (or `i >= 0`)."""
-    if z3.is_app_of(p, z3.Z3_OP_LE):
+    if _is_op(p, z3.Z3_OP_LE):
         zero, var = p.children()
-    elif z3.is_app_of(p, z3.Z3_OP_GE):
+    elif _is_op(p, z3.Z3_OP_GE):
         var, zero = p.children()
     else:
         return False
@@ -331,18 +337,18 @@ def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool,
     def one(v: z3.ExprRef) -> z3.BoolRef:
         return z3.Implies(guard(v), pred(v)) if forall else z3.And(guard(v), pred(v))
 
-    if z3.is_app_of(s, z3.Z3_OP_SEQ_EMPTY):
+    if _is_op(s, z3.Z3_OP_SEQ_EMPTY):
         return z3.BoolVal(forall)
-    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+    if _is_op(s, z3.Z3_OP_SEQ_UNIT):
         return one(s.arg(0))
-    if z3.is_app_of(s, z3.Z3_OP_ITE):
+    if _is_op(s, z3.Z3_OP_ITE):
         return z3.If(s.arg(0), _each(s.arg(1), guard, pred, forall, bounds),
                      _each(s.arg(2), guard, pred, forall, bounds))
     removed = removal(s)
     if removed is not None:
         base, y = removed
         return _each(base, lambda v: z3.And(v != y, guard(v)), pred, forall, bounds)
-    if z3.is_app_of(s, OP):
+    if _is_op(s, OP):
         parts = [_each(p, guard, pred, forall, bounds) for p in s.children()]
         return z3.And(*parts) if forall else z3.Or(*parts)
     i = z3.FreshInt("i")
@@ -359,11 +365,11 @@ def item(s: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:
     """s[i] for an index in range (every read the translation makes is guarded by its range),
     pushed through if-then-else and concatenation."""
     s = _keys_inside(s)
-    if z3.is_app_of(s, z3.Z3_OP_ITE):
+    if _is_op(s, z3.Z3_OP_ITE):
         return z3.If(s.arg(0), item(s.arg(1), i), item(s.arg(2), i))
-    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+    if _is_op(s, z3.Z3_OP_SEQ_UNIT):
         return s.arg(0)
-    if z3.is_app_of(s, OP) and removal(s) is None:
+    if _is_op(s, OP) and removal(s) is None:
         head, *rest = s.children()
         tail = z3.Concat(*rest) if len(rest) > 1 else rest[0]
         return z3.If(i < length(head), item(head, i), item(tail, i - length(head)))
@@ -377,24 +383,24 @@ def length(s: z3.SeqRef) -> z3.ArithRef:
     if removed is not None:
         base, y = removed
         return z3.If(member(base, y), length(base) - 1, length(base))
-    if z3.is_app_of(s, z3.Z3_OP_ITE):
+    if _is_op(s, z3.Z3_OP_ITE):
         return z3.If(s.arg(0), length(s.arg(1)), length(s.arg(2)))
-    if z3.is_app_of(s, OP):  # any concatenation (valid for lists too)
+    if _is_op(s, OP):  # any concatenation (valid for lists too)
         return z3.Sum(*[length(part) for part in s.children()])
-    if z3.is_app_of(s, z3.Z3_OP_SEQ_UNIT):
+    if _is_op(s, z3.Z3_OP_SEQ_UNIT):
         return z3.IntVal(1)
-    if z3.is_app_of(s, z3.Z3_OP_SEQ_EMPTY):
+    if _is_op(s, z3.Z3_OP_SEQ_EMPTY):
         return z3.IntVal(0)
     return z3.Length(s)
 
 
 def _keys_inside(s: z3.SeqRef) -> z3.SeqRef:
     """keys(mk(ks, vs)) is ks; keys(d1 if c else d2) is keys(d1) if c else keys(d2)."""
-    if z3.is_app_of(s, z3.Z3_OP_DT_ACCESSOR) and s.decl().name().endswith(".keys"):
+    if _is_op(s, z3.Z3_OP_DT_ACCESSOR) and s.decl().name().endswith(".keys"):
         d = s.arg(0)
-        if z3.is_app_of(d, z3.Z3_OP_DT_CONSTRUCTOR):
+        if _is_op(d, z3.Z3_OP_DT_CONSTRUCTOR):
             return _keys_inside(d.arg(0))
-        if z3.is_app_of(d, z3.Z3_OP_ITE):
+        if _is_op(d, z3.Z3_OP_ITE):
             acc = s.decl()
             return z3.If(d.arg(0), _keys_inside(acc(d.arg(1))), _keys_inside(acc(d.arg(2))))
     return s
@@ -449,13 +455,13 @@ def _member(s: z3.SeqRef, x: z3.ExprRef, done: dict[int, tuple[z3.ExprRef, z3.Bo
 def removal(s: z3.ExprRef) -> tuple[z3.SeqRef, z3.ExprRef] | None:
     """(base, y) if s is mappings.remove(base, y): `base if at < 0 else base[:at] +
     base[at + 1:len(base)]` with at = base.index(y), or its second branch alone."""
-    if z3.is_app_of(s, z3.Z3_OP_ITE):
+    if _is_op(s, z3.Z3_OP_ITE):
         cond, same, cut = s.children()
         found = _removal_cut(cut)
-        if found is None or not found[0].eq(same) or not z3.is_app_of(cond, z3.Z3_OP_LT):
+        if found is None or not found[0].eq(same) or not _is_op(cond, z3.Z3_OP_LT):
             return None
         at, zero = cond.children()
-        if z3.is_app_of(at, z3.Z3_OP_SEQ_INDEX) and z3.is_int_value(zero) and zero.as_long() == 0 \
+        if _is_op(at, z3.Z3_OP_SEQ_INDEX) and z3.is_int_value(zero) and zero.as_long() == 0 \
                 and at.arg(0).eq(same) and at.arg(1).eq(z3.Unit(found[1])):
             return found
         return None
@@ -463,20 +469,20 @@ def removal(s: z3.ExprRef) -> tuple[z3.SeqRef, z3.ExprRef] | None:
 
 
 def _removal_cut(s: z3.ExprRef) -> tuple[z3.SeqRef, z3.ExprRef] | None:
-    if not z3.is_app_of(s, OP) or s.num_args() != 2:
+    if not _is_op(s, OP) or s.num_args() != 2:
         return None
     head, tail = s.children()
-    if not (z3.is_app_of(head, z3.Z3_OP_SEQ_EXTRACT) and z3.is_app_of(tail, z3.Z3_OP_SEQ_EXTRACT)):
+    if not (_is_op(head, z3.Z3_OP_SEQ_EXTRACT) and _is_op(tail, z3.Z3_OP_SEQ_EXTRACT)):
         return None
     base, start, at = head.children()
-    if not (z3.is_int_value(start) and start.as_long() == 0 and z3.is_app_of(at, z3.Z3_OP_SEQ_INDEX)):
+    if not (z3.is_int_value(start) and start.as_long() == 0 and _is_op(at, z3.Z3_OP_SEQ_INDEX)):
         return None
     b2, after, length = tail.children()
-    if not (b2.eq(base) and z3.is_app_of(length, z3.Z3_OP_SEQ_LENGTH) and length.arg(0).eq(base)):
+    if not (b2.eq(base) and _is_op(length, z3.Z3_OP_SEQ_LENGTH) and length.arg(0).eq(base)):
         return None
-    if not (z3.is_app_of(after, z3.Z3_OP_ADD) and after.arg(0).eq(at)):
+    if not (_is_op(after, z3.Z3_OP_ADD) and after.arg(0).eq(at)):
         return None
     needle = at.arg(1)
-    if not (at.arg(0).eq(base) and z3.is_app_of(needle, z3.Z3_OP_SEQ_UNIT)):
+    if not (at.arg(0).eq(base) and _is_op(needle, z3.Z3_OP_SEQ_UNIT)):
         return None
     return base, needle.arg(0)
