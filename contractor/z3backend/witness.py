@@ -63,7 +63,8 @@ def opaque_values(m: z3.ModelRef, terms: list[z3.ExprRef]) -> dict[int, z3.ExprR
         return {}
     first = next(iter(distinct.values()))
     ctx, ref = first.ctx, first.ctx_ref()
-    if any(not first.sort().eq(t.sort()) for t in distinct.values()):
+    sort = R.pointer(R.get_sort(ref, first.as_ast()))  # sorts are shared: one sort, one address
+    if any(R.pointer(R.get_sort(ref, t.as_ast())) != sort for t in distinct.values()):
         return {}  # not of one sort after all: one by one
     units = [z3.SeqRef(C.Z3_mk_seq_unit(ref, t.as_ast()), ctx) for t in distinct.values()]  # each held
     array = (z3.Ast * len(units))(*[u.as_ast() for u in units])
