@@ -205,3 +205,24 @@ def test_an_elimination_the_budget_cut_says_so_once(tmp_path, monkeypatch):
     monkeypatch.setattr(guards, "eliminate_quantifiers", eliminate)
     exact = infer(f"{path}:Reader", InferOptions(backend="z3", budget=None))
     assert not exact.unknowns
+
+
+def test_abstracted_constants_are_the_free_constants_of_its_formula() -> None:
+    """guards._abstracted gives the constants free_constants would read from the formula it
+    made: those outside the replaced applications (one reached only under one is not), the
+    fresh ones, by name."""
+    import z3
+
+    from contractor.z3backend import dag
+    from contractor.z3backend.guards import _abstracted
+
+    f_ = z3.Function("opaque!as!Int", z3.IntSort(), z3.IntSort())
+    field, arg, hidden = z3.Int("abs.field"), z3.Int("abs.arg"), z3.Int("abs.hidden")
+    formula = z3.And(f_(arg) > 0, f_(field) < 3, f_(hidden) == arg, z3.Exists([z3.Int("abs.q")], arg > 1))
+    made, size, constants = _abstracted(formula, {"abs.field"})
+    assert size == len(dag.postorder(formula))
+    assert [c.get_id() for c in constants] == [c.get_id() for c in dag.free_constants(made)]
+    names = [str(c) for c in constants]
+    assert "abs.hidden" not in names and "abs.field" in names and "guard!app!0" in names
+    plain, _, same = _abstracted(z3.And(field > 0, arg < 1), {"abs.field"})
+    assert [c.get_id() for c in same] == [c.get_id() for c in dag.free_constants(plain)]
