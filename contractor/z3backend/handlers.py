@@ -213,7 +213,7 @@ class HandlerExecutor(_Host):
                 parts.append(F.and_(s.cond, verdict) if verdict is not True else s.cond)
             caught_h = F.and_(F.or_(*parts), F.not_(caught_any)) if parts else FALSE
             caught_any = F.or_(caught_any, caught_h)
-            if z3.is_false(z3.simplify(caught_h)):
+            if F.shown_false(caught_h):  # and/or left nested (fastterms.simplified): the raises' disjunction
                 continue
             st.raised, st.explicit = FALSE, FALSE
             self.guard = caught_h

@@ -103,7 +103,7 @@ class LoopExecutor(_Host):
         field they may write becomes arbitrary there, as it did past --unroll, so no
         target state is lost; a raise guard stays exact where an earlier iteration leaves
         the loop (guards.py)."""
-        if z3.is_false(z3.simplify(self.state.outside)):
+        if F.shown_false(self.state.outside):  # and/or left nested: a disjunction of active()s
             return False
         return self._made_up(going_on)
 
