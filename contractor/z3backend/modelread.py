@@ -26,6 +26,7 @@ from z3 import z3core as C
 
 from contractor.z3backend import rawapi as R
 from contractor.z3backend.isolated import IsolatedModel, Translations
+from contractor.z3backend.z3util import plain_at
 
 NOT_PLAIN: Any = object()  # read's answer for a value it does not read
 _VP = ctypes.c_void_p
@@ -44,10 +45,7 @@ def _raw(checked: Any, restype: Any, *argtypes: Any) -> Any:
 _eval = _raw(C.Z3_model_eval, ctypes.c_bool, _VP, _VP, _VP, ctypes.c_bool, ctypes.POINTER(_VP))
 _inc_ref = _raw(C.Z3_inc_ref, None, _VP, _VP)
 _dec_ref = _raw(C.Z3_dec_ref, None, _VP, _VP)
-_sort = _raw(C.Z3_get_sort, _VP, _VP, _VP)
-_sort_kind = _raw(C.Z3_get_sort_kind, ctypes.c_uint, _VP, _VP)
-_numeral = _raw(C.Z3_get_numeral_string, ctypes.c_char_p, _VP, _VP)
-AVAILABLE = None not in (_eval, _inc_ref, _dec_ref, _sort, _sort_kind, _numeral)
+AVAILABLE = None not in (_eval, _inc_ref, _dec_ref)
 
 
 class Reader:
@@ -98,19 +96,9 @@ class Reader:
 
 
 def plain_of(c: int, a: int) -> Any:
-    """True, False or the integer the term at `a` is (z3util.plain_value on a pointer), else NOT_PLAIN."""
-    kind = R.ptr_ast_kind(c, a)
-    if kind == z3.Z3_NUMERAL_AST:
-        if _sort_kind(c, _sort(c, a)) == z3.Z3_INT_SORT:
-            return int(_numeral(c, a))
-        return NOT_PLAIN
-    if kind == z3.Z3_APP_AST:
-        op = R.ptr_decl_kind(c, R.ptr_app_decl(c, R.ptr_to_app(c, a)))
-        if op == z3.Z3_OP_TRUE:
-            return True
-        if op == z3.Z3_OP_FALSE:
-            return False
-    return NOT_PLAIN
+    """True, False or the integer the term at `a` is (z3util.plain_at), else NOT_PLAIN."""
+    value = plain_at(c, a)
+    return NOT_PLAIN if value is None else value
 
 
 def parts_of(c: int, a: int) -> Any:

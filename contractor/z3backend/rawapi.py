@@ -97,8 +97,11 @@ ptr_decl_kind = _on_pointers(C.Z3_get_decl_kind, ctypes.c_uint, _VP, _VP)
 ptr_app_num_args = _on_pointers(C.Z3_get_app_num_args, ctypes.c_uint, _VP, _VP)
 ptr_app_arg = _on_pointers(C.Z3_get_app_arg, _VP, _VP, _VP, ctypes.c_uint)
 ptr_quantifier_body = _on_pointers(C.Z3_get_quantifier_body, _VP, _VP, _VP)
+ptr_sort = _on_pointers(C.Z3_get_sort, _VP, _VP, _VP)
+ptr_sort_kind = _on_pointers(C.Z3_get_sort_kind, ctypes.c_uint, _VP, _VP)
+ptr_numeral_string = _on_pointers(C.Z3_get_numeral_string, ctypes.c_char_p, _VP, _VP)
 
 __all__ = ["boxed", "get_app_arg", "get_app_decl", "get_app_num_args", "get_ast_id", "get_ast_kind", "get_decl_kind",
            "get_quantifier_body", "get_sort", "get_sort_kind", "pointer", "ptr_app_arg", "ptr_app_decl",
-           "ptr_app_num_args", "ptr_ast_id", "ptr_ast_kind", "ptr_decl_kind", "ptr_quantifier_body", "ptr_to_app",
-           "to_app", "unchecked"]
+           "ptr_app_num_args", "ptr_ast_id", "ptr_ast_kind", "ptr_decl_kind", "ptr_numeral_string",
+           "ptr_quantifier_body", "ptr_sort", "ptr_sort_kind", "ptr_to_app", "to_app", "unchecked"]

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
-from z3 import z3core as C
 
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import rawapi as R
@@ -351,14 +350,19 @@ def py_value(v: z3.ExprRef, settle: bool = True) -> Any:
 def plain_value(v: z3.ExprRef) -> bool | int | None:
     """True, False or an integer, read through z3's C API (most witness values are; the
     Python predicates cost a wrapper and several checks each); None for anything else."""
-    c, a = v.ctx_ref(), v.as_ast()
-    kind = R.get_ast_kind(c, a)
+    return plain_at(R.pointer(v.ctx_ref()), R.pointer(v.as_ast()))
+
+
+def plain_at(c: int, a: int) -> bool | int | None:
+    """`plain_value` of the term at address `a` in the context at address `c` (rawapi's
+    calls on bare pointers: modelread.py reads a model's values so)."""
+    kind = R.ptr_ast_kind(c, a)
     if kind == z3.Z3_NUMERAL_AST:
-        if R.get_sort_kind(c, R.get_sort(c, a)) == z3.Z3_INT_SORT:
-            return int(C.Z3_get_numeral_string(c, a))
+        if R.ptr_sort_kind(c, R.ptr_sort(c, a)) == z3.Z3_INT_SORT:
+            return int(R.ptr_numeral_string(c, a))
         return None
     if kind == z3.Z3_APP_AST:
-        op = R.get_decl_kind(c, R.get_app_decl(c, R.to_app(c, a)))
+        op = R.ptr_decl_kind(c, R.ptr_app_decl(c, R.ptr_to_app(c, a)))
         if op == z3.Z3_OP_TRUE:
             return True
         if op == z3.Z3_OP_FALSE:
