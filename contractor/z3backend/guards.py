@@ -55,7 +55,7 @@ def guarded_enabledness(sem: ClassSemantics, method: Method) -> z3.BoolRef:
     # where a followed path already enables the method (a loop past its bound after
     # paths that leave it: the guard is then exact)
     known = _exists(sem, method, z3.And(ok, z3.Not(o.unknown)), fields, share)
-    if _covered(sem, known, _abstract_applications(z3.And(ok, o.unknown), fields)[0]):
+    if _covered(sem, known, _abstracted(z3.And(ok, o.unknown), fields)[0]):
         return known  # asked with the unfinished paths' values free: no elimination needed
     unfinished = _exists(sem, method, z3.And(ok, o.unknown), fields, share)
     if _covered(sem, known, unfinished):
@@ -145,16 +145,10 @@ GUARD_SHARE = 40_000_000
 BUDGET_SLACK_S = 0.05  # z3 may give up that much before its timeout
 
 
-def _abstract_applications(e: z3.BoolRef, fields: set[str]) -> tuple[z3.BoolRef, int]:
+def _abstracted(e: z3.BoolRef, fields: set[str]) -> tuple[z3.BoolRef, int, list[z3.ExprRef]]:
     """Replace each application of an uninterpreted function (opaque.py's readings of an
     untyped value) that is not over fields alone by a fresh constant, chosen with the rest;
-    and the number of nodes of `e`."""
-    abstracted, size, _ = _abstracted(e, fields)
-    return abstracted, size
-
-
-def _abstracted(e: z3.BoolRef, fields: set[str]) -> tuple[z3.BoolRef, int, list[z3.ExprRef]]:
-    """`_abstract_applications`, and the free constants of its formula as
+    and the number of nodes of `e`, and the free constants of the formula made as
     z3util.free_constants gives them (sorted by name): the constants its top-down walk
     reaches (those not under a replaced application alone) and the fresh ones. One walk
     of the formula fewer than asking free_constants after (HTTPConnection's and SMTP's

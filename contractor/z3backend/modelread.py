@@ -32,19 +32,9 @@ NOT_PLAIN: Any = object()  # read's answer for a value it does not read
 _VP = ctypes.c_void_p
 
 
-def _raw(checked: Any, restype: Any, *argtypes: Any) -> Any:
-    """The C function behind a z3core wrapper, typed on bare pointers (None where the binding
-    hides it: then nothing is read here)."""
-    raw: Any = R.unchecked(checked)
-    if raw is checked:
-        return None
-    address: Any = ctypes.cast(raw, _VP).value
-    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
-
-
-_eval = _raw(C.Z3_model_eval, ctypes.c_bool, _VP, _VP, _VP, ctypes.c_bool, ctypes.POINTER(_VP))
-_inc_ref = _raw(C.Z3_inc_ref, None, _VP, _VP)
-_dec_ref = _raw(C.Z3_dec_ref, None, _VP, _VP)
+_eval: Any = R.on_pointers(C.Z3_model_eval, ctypes.c_bool, _VP, _VP, _VP, ctypes.c_bool, ctypes.POINTER(_VP))
+_inc_ref: Any = R.on_pointers(C.Z3_inc_ref, None, _VP, _VP)
+_dec_ref: Any = R.on_pointers(C.Z3_dec_ref, None, _VP, _VP)
 AVAILABLE = None not in (_eval, _inc_ref, _dec_ref)
 
 

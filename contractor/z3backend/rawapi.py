@@ -72,13 +72,22 @@ def boxed(address: int) -> z3.Ast:
     return out
 
 
-def _on_pointers(checked: Callable[..., Any], restype: Any, *argtypes: Any) -> Callable[..., Any]:
-    """`checked`'s C function typed on bare pointers; where the binding hides it, the checked
-    call with the pointers boxed (slower, the same answers)."""
+def on_pointers(checked: Callable[..., Any], restype: Any, *argtypes: Any) -> Callable[..., Any] | None:
+    """`checked`'s C function typed on bare pointers (`argtypes`, returning `restype`), or
+    None where the binding hides it."""
     raw: Any = unchecked(checked)
-    if raw is not checked:
-        address: Any = ctypes.cast(raw, _VP).value
-        return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+    if raw is checked:
+        return None
+    address: Any = ctypes.cast(raw, _VP).value
+    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+
+def _on_pointers(checked: Callable[..., Any], restype: Any, *argtypes: Any) -> Callable[..., Any]:
+    """`on_pointers`; where the binding hides the C function, the checked call with the
+    pointers boxed (slower, the same answers)."""
+    direct = on_pointers(checked, restype, *argtypes)
+    if direct is not None:
+        return direct
 
     def via_binding(ctx: int, *args: Any) -> Any:
         context = z3.ContextObj.__new__(z3.ContextObj)
@@ -102,6 +111,6 @@ ptr_sort_kind = _on_pointers(C.Z3_get_sort_kind, ctypes.c_uint, _VP, _VP)
 ptr_numeral_string = _on_pointers(C.Z3_get_numeral_string, ctypes.c_char_p, _VP, _VP)
 
 __all__ = ["boxed", "get_app_arg", "get_app_decl", "get_app_num_args", "get_ast_id", "get_ast_kind", "get_decl_kind",
-           "get_quantifier_body", "get_sort", "get_sort_kind", "pointer", "ptr_app_arg", "ptr_app_decl",
+           "get_quantifier_body", "get_sort", "get_sort_kind", "on_pointers", "pointer", "ptr_app_arg", "ptr_app_decl",
            "ptr_app_num_args", "ptr_ast_id", "ptr_ast_kind", "ptr_decl_kind", "ptr_numeral_string",
            "ptr_quantifier_body", "ptr_sort", "ptr_sort_kind", "ptr_to_app", "to_app", "unchecked"]
