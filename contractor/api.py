@@ -94,9 +94,10 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
     from contractor.explore import explore
     from contractor.runguard import guarded
     from contractor.state_tests import with_state_tests
+    from contractor.z3backend.rawapi import unchecked_binding
 
     started = time.perf_counter()  # the reported time includes translating the class
-    with guarded(options.budget) as guard:
+    with guarded(options.budget) as guard, unchecked_binding():
         backend = make_backend(model, replace(options, run_deadline=guard.deadline))
         jobs = options.jobs or os.cpu_count() or 1
         explored = backend

@@ -86,3 +86,34 @@ def test_pointer_accessors_and_their_fallback_agree_with_the_binding() -> None:
         assert back.eq(child)
     assert R.ptr_app_num_args(c, app) == e.num_args()
     assert R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_AND
+
+
+def test_unchecked_binding_within_the_block_only() -> None:
+    # the binding's hottest calls are the raw C functions inside the block, its own after
+    before = {name: getattr(_z3py, name) for name in R.BINDING_CALLS}
+    with R.unchecked_binding():
+        for name in R.BINDING_CALLS:
+            assert getattr(_z3py, name) is R.unchecked(before[name])
+        assert _z3py.Z3_get_symbol_string is C.Z3_get_symbol_string  # converts its result: kept checked
+        with R.unchecked_binding():  # nested: left as the outer block made them
+            assert _z3py.Z3_get_ast_kind is R.unchecked(before["Z3_get_ast_kind"])
+        assert _z3py.Z3_get_ast_kind is R.unchecked(before["Z3_get_ast_kind"])
+        e = _formula()
+        walked = sorted((k, n.kind, n.decl_kind, n.args) for k, n in dag.postorder(e).items())
+        assert [str(c) for c in dag.free_constants(e)] == ["s", "x", "y"]
+    assert {name: getattr(_z3py, name) for name in R.BINDING_CALLS} == before
+    assert walked == _checked_postorder(e)  # the same terms as the checked binding makes and sees
+
+
+def test_an_inference_runs_unchecked_and_restores_the_binding() -> None:
+    from pathlib import Path
+
+    from contractor.api import infer_model, load_model
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    checked = _z3py.Z3_get_ast_kind
+    seen: list[bool] = []
+    model = load_model(f"{samples}/door.py:Door")
+    ts = infer_model(model, on_event=lambda _: seen.append(_z3py.Z3_get_ast_kind is not checked))
+    assert seen and all(seen) and ts.states
+    assert _z3py.Z3_get_ast_kind is checked

@@ -16,7 +16,8 @@ is used.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import z3
@@ -110,7 +111,51 @@ ptr_sort = _on_pointers(C.Z3_get_sort, _VP, _VP, _VP)
 ptr_sort_kind = _on_pointers(C.Z3_get_sort_kind, ctypes.c_uint, _VP, _VP)
 ptr_numeral_string = _on_pointers(C.Z3_get_numeral_string, ctypes.c_char_p, _VP, _VP)
 
-__all__ = ["boxed", "get_app_arg", "get_app_decl", "get_app_num_args", "get_ast_id", "get_ast_kind", "get_decl_kind",
-           "get_quantifier_body", "get_sort", "get_sort_kind", "on_pointers", "pointer", "ptr_app_arg", "ptr_app_decl",
-           "ptr_app_num_args", "ptr_ast_id", "ptr_ast_kind", "ptr_decl_kind", "ptr_numeral_string",
-           "ptr_quantifier_body", "ptr_sort", "ptr_sort_kind", "ptr_to_app", "to_app", "unchecked"]
+# -- the binding's own calls ------------------------------------------------------------
+#
+# z3's Python objects make the same accessor calls, checked, by the hundred thousand: every
+# wrapper takes a reference (`Z3_inc_ref`), and `_to_expr_ref` asks a term's kind, sort,
+# sort kind and whether that is a finite set before it picks the wrapper's class
+# (http.client.HTTPConnection: 700 K such calls a run, each about 0.7 us of the 1 us it
+# costs in the error check). These cannot fail on the ASTs, sorts, symbols and
+# declarations the binding hands them (every one is total on its kind of argument), so
+# while contractor's analysis runs (`unchecked_binding`) the binding calls them unchecked:
+# the same C calls in the same order, no term made or freed otherwise.
+
+BINDING_CALLS = ("Z3_inc_ref", "Z3_get_ast_kind", "Z3_get_ast_id", "Z3_is_eq_ast", "Z3_get_sort", "Z3_get_sort_kind",
+                 "Z3_is_finite_set_sort", "Z3_is_eq_sort", "Z3_get_symbol_kind", "Z3_get_decl_name",
+                 "Z3_get_decl_kind")
+
+
+def _plain_wrapper(checked: Any) -> bool:
+    """Whether `checked` is a z3core wrapper that calls its C function, checks the error code
+    and returns the result as it is (no conversion of it, as `Z3_get_symbol_string` makes)."""
+    code = getattr(checked, "__code__", None)
+    return code is not None and code.co_names == ("f", "Check")
+
+
+@contextmanager
+def unchecked_binding() -> Iterator[None]:
+    """While the block runs, z3's Python binding calls the functions of BINDING_CALLS without
+    its error check (see above); then the binding as it was. Where a name is not such a
+    wrapper (another z3 version, a block nested in another), it is left as it is."""
+    from z3 import z3 as binding
+
+    saved: dict[str, Any] = {}
+    for name in BINDING_CALLS:
+        checked: Any = getattr(binding, name, None)
+        raw = unchecked(checked) if _plain_wrapper(checked) else checked
+        if raw is not checked:
+            saved[name] = checked
+            setattr(binding, name, raw)
+    try:
+        yield
+    finally:
+        for name, checked in saved.items():
+            setattr(binding, name, checked)
+
+
+__all__ = ["BINDING_CALLS", "boxed", "get_app_arg", "get_app_decl", "get_app_num_args", "get_ast_id", "get_ast_kind",
+           "get_decl_kind", "get_quantifier_body", "get_sort", "get_sort_kind", "on_pointers", "pointer", "ptr_app_arg",
+           "ptr_app_decl", "ptr_app_num_args", "ptr_ast_id", "ptr_ast_kind", "ptr_decl_kind", "ptr_numeral_string",
+           "ptr_quantifier_body", "ptr_sort", "ptr_sort_kind", "ptr_to_app", "to_app", "unchecked", "unchecked_binding"]
