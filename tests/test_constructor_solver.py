@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class _MainContext:
     """IsolatedSolver's stand-in: a solver of the main context, z3's default relevancy."""
 
-    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int) -> None:
+    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int, **_: object) -> None:
         self.solver = B.make_solver(timeout_ms)
         self.solver.add(*assertions)
         self.last_units = 0  # (read where a method's next model is worth trying: never for a constructor)

@@ -314,7 +314,7 @@ class Z3Backend:
             # constructor took 1.0 or 1.7 s by the ids its blocking clauses got (the terms
             # covers' listing made and freed between its checks, when Python collected
             # them); on its own, 0.9 s in every run. Simplified, 1.2 s.
-            solver = enc.solver = IsolatedSolver(solver.assertions(), self.timeout_ms)
+            solver = enc.solver = IsolatedSolver(solver.assertions(), self.timeout_ms, named=True)
             if not self.sem.quantified:
                 # without relevancy filtering: zipfile.ZipFile's constructor, 10 checks of a
                 # 3.5 MB formula, 0.93 -> 0.57 s (one check 0.37 -> 0.13 s); for the methods'

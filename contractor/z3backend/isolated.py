@@ -18,6 +18,7 @@ from typing import Any
 import z3
 
 from contractor.z3backend import dag
+from contractor.z3backend.seqnames import SeqConditions
 from contractor.z3backend.z3util import make_solver, units_counted
 
 HISTORY_SENSITIVE = (z3.Z3_SEQ_SORT, z3.Z3_RE_SORT, z3.Z3_ARRAY_SORT, z3.Z3_CHAR_SORT)
@@ -113,10 +114,12 @@ class IsolatedSolver:
     no longer depend on what the run did before it. Answers are the same (sat and unsat
     are facts about the formula); models, and so witnesses, may differ."""
 
-    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int) -> None:
+    def __init__(self, assertions: list[z3.BoolRef], timeout_ms: int, *, named: bool = False) -> None:
+        """`named`: the conditions of sequence-valued if-then-else terms named (seqnames.py)."""
         self.ctx = z3.Context()
         self.solver = make_solver(timeout_ms, self.ctx, core=True)
         self.terms = Translations(self.ctx)
+        self._conditions = SeqConditions(self.ctx) if named else None
         self._told: list[z3.BoolRef] = []
         self._spent = 0  # the context's resource units counted so far
         self.last_units = 0  # of the last check
@@ -124,7 +127,8 @@ class IsolatedSolver:
 
     def add(self, *terms: z3.BoolRef) -> None:
         self._told.extend(terms)
-        self.solver.add(*self.terms.into_all(list(terms)))
+        told = self.terms.into_all(list(terms))
+        self.solver.add(*(told if self._conditions is None else self._conditions.named(told)))
 
     def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The check; `last_units` is then the z3 resource units it took (the context's count,
