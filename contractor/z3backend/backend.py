@@ -105,6 +105,7 @@ class Z3Backend:
         self._next = NextModels()  # nextmodel.py: all-SAT models from the last one's
         # (method, phase) -> the last model of that phase of the method's enumerations
         self._last_models: dict[tuple[str, int], z3.ModelRef | NextModel] = {}
+        self._simplifications: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}  # _simplified: id -> (term, it simplified)
         self._retired: dict[str, list[z3.BoolRef]] = {}  # method -> its enumerations' guards, retired
         self._costly: dict[str, bool] = {}  # method -> whether its last check took NEXT_FROM units
         self._heavy: bool | None = None  # whether the class's enabledness is heavy (phases.heavy)
@@ -381,7 +382,7 @@ class Z3Backend:
         if past is not None and followed:  # objects where the invariant is not followed: may
             phases.append((self.sem.push(z3.And(z3.Not(o.unknown), past)), False))
         if source is not None:  # on the method's simplified solver (prepare), simplified too
-            phases = [(z3.simplify(cond), exact) for cond, exact in phases]
+            phases = [(self._simplified(cond), exact) for cond, exact in phases]
         # where every target is may whatever the phase, the phases only choose the reasons:
         # asked as one where the enabledness is heavy (phases.py)
         heavy = self.heavy_enabledness()
@@ -491,6 +492,16 @@ class Z3Backend:
             shared.add(z3.Not(guard))  # this enumeration's blocking clauses are off for good
             self._retired.setdefault(name, []).append(guard)
         return list(found.values())
+
+    def _simplified(self, cond: z3.BoolRef) -> z3.BoolRef:
+        """z3.simplify(cond), once per term: a method's phases are the same terms for every
+        source state (HTTPConnection: 40 simplifications of 16 terms). The term is kept
+        alive with its simplification, so its id stays its own."""
+        key = cond.get_id()
+        hit = self._simplifications.get(key)
+        if hit is None:
+            hit = self._simplifications[key] = (cond, z3.simplify(cond))
+        return hit[1]
 
     def next_model(self, name: str, solver: z3.Solver, assumptions: list[z3.BoolRef],
                    last: z3.ModelRef | NextModel | None,
