@@ -54,3 +54,27 @@ def test_an_isolated_solver_with_named_conditions_answers_as_one_without() -> No
     named = IsolatedSolver(told, 10_000, named=True)
     assert _targets(named, bits) == _targets(plain, bits)
     assert _targets(plain, bits)  # some target at all
+
+
+def test_a_condition_holding_another_is_defined_on_its_name() -> None:
+    a, b = z3.Bools("sn_na sn_nb")
+    n = z3.Int("sn_nn")
+    inner_cond = z3.And(a, n > 3)
+    inner = z3.If(inner_cond, z3.StringVal("x"), z3.StringVal("y"))
+    outer = z3.If(z3.Or(b, inner == z3.StringVal("x")), z3.StringVal("p"), z3.StringVal("q"))
+    told = [z3.Length(outer) == 1, z3.Not(b)]
+    ctx = z3.Context()
+    moved = [t.translate(ctx) for t in told]
+    named = SeqConditions(ctx).named(moved)
+    definitions = named[len(moved):]
+    assert len(definitions) == 2
+    inner_here = inner_cond.translate(ctx)
+    # each condition is written once: the outer one's definition names the inner one
+    assert sum(str(inner_here) in str(d) for d in definitions) == 1
+    for goal in (outer == z3.StringVal("p"), outer == z3.StringVal("q")):
+        plain, renamed = z3.Solver(ctx=ctx), z3.Solver(ctx=ctx)
+        plain.add(*moved, goal.translate(ctx))
+        renamed.add(*named, goal.translate(ctx))
+        assert plain.check() == renamed.check() == z3.sat
+        m = renamed.model()
+        assert all(z3.is_true(m.eval(t, model_completion=True)) for t in [*moved, goal.translate(ctx)])

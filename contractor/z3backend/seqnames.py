@@ -6,9 +6,11 @@ condition is a method's path condition, each of those rewrites walks the whole c
 zipfile.ZipFile's constructor query holds 32 string-valued if-then-else terms, conditions
 of up to 2,300 nodes, and those rewrites were 0.75 s of its 1.3 s of checks. Here each
 such condition `c` (other than a constant) is replaced, wherever it occurs, by a fresh
-Boolean constant `k`, and `k == c` is asserted: an equivalent query on the query's own
-symbols (the same answers; the models of those symbols satisfy the original terms), whose
-sequence terms are small. The fresh constants live in the solver's own context only.
+Boolean constant `k`, and `k == c` is asserted (`c` itself with the other conditions
+named in it): an equivalent query on the query's own symbols (the same answers; the models
+of those symbols satisfy the original terms; the definitions are well founded, a condition
+naming only conditions inside it), whose sequence terms are small. The fresh constants
+live in the solver's own context only.
 """
 
 from __future__ import annotations
@@ -42,7 +44,16 @@ class SeqConditions:
                  for i, c in enumerate(self._conditions(terms))]
         self._pairs.extend(fresh)
         out = [z3.substitute(t, *self._pairs) for t in terms] if self._pairs else list(terms)
-        return out + [k == c for c, k in fresh]
+        return out + [k == self._defined(c, k) for c, k in fresh]
+
+    def _defined(self, c: z3.BoolRef, k: z3.BoolRef) -> z3.BoolRef:
+        """What `k` names: `c` with the other named conditions in it replaced by their
+        constants too (a condition holds earlier ones, a path condition its prefixes: left
+        as they were, the query held every condition twice, as written under the
+        definitions and renamed in the terms; zipfile.ZipFile's constructor, 1.9 to 1.6 M
+        expressions, its checks 0.54 to 0.42 s)."""
+        others = [p for p in self._pairs if p[1] is not k]
+        return z3.substitute(c, *others) if others else c
 
     def _conditions(self, terms: list[z3.BoolRef]) -> list[z3.BoolRef]:
         """The conditions (not constants, not named yet) of the sequence-valued
