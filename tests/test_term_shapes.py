@@ -220,3 +220,25 @@ def test_membership_walks_a_shared_sequence_once_with_the_same_term() -> None:
     solver = z3.Solver(ctx=s.ctx)
     solver.add(member(s, x) != z3.Contains(s, z3.Unit(x)))
     assert solver.check() == z3.unsat
+
+
+def test_mentions_constant_ending_early_keeps_the_memo_right() -> None:
+    """A walk that ends at the first constant found notes the nodes it walked down from
+    (each holds that constant) and nothing else: later questions about any subterm, the
+    ones it did not reach included, answer as a walk of their own does."""
+    p, q = z3.Bools("p q")
+    made = z3.Bool("m!fresh!1")
+    clean = z3.And(p, z3.Or(q, z3.Not(p)))
+    dirty = z3.Or(z3.And(made, q), p)
+    terms = [z3.And(clean, dirty), clean, dirty, z3.And(made, q), z3.Or(clean, z3.Not(dirty)), z3.Not(clean), p]
+
+    def reference(t: z3.ExprRef) -> bool:
+        return any("!" in str(k) for k in dag.free_constants(t))
+
+    for order in (terms, list(reversed(terms))):
+        memo: dict[int, bool] = {}
+        for t in order:
+            assert dag.mentions_constant(t, lambda name: "!" in name, memo) == reference(t)
+        for t in terms:  # every answer the memo keeps is right
+            if t.get_id() in memo:
+                assert memo[t.get_id()] == reference(t)

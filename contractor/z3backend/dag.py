@@ -103,8 +103,50 @@ def constant_names_in(e: z3.ExprRef, memo: dict[int, frozenset[str]]) -> frozens
 def mentions_constant(e: z3.ExprRef, pred: Callable[[str], bool], memo: dict[int, bool]) -> bool:
     """Whether an uninterpreted constant under `e` has a name meeting `pred`. `memo` (node id
     -> answer) carries over between calls, so the nodes terms share are visited once; the
-    caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes)."""
-    return _fold_constants(e, memo, pred, False, any)
+    caller keeps the terms it asked about alive (z3 reuses the ids of freed nodes).
+
+    The walk (depth first, on bare pointers as _fold_constants') ends at the first such
+    constant, or the first node the memo knows holds one: the nodes it was walking down
+    from then hold it too (each is an ancestor of it) and are noted so; the nodes not
+    reached yet stay out of the memo. smtplib.SMTP's raise sites (`none_raises`) asked
+    whole path conditions whose first branches read the constants made on the way."""
+    cref = e.ctx_ref()
+    c = R.pointer(cref)
+    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    waiting: dict[int, None] = {}  # the nodes walked down from, in order (each an ancestor of the top)
+    stack = [R.pointer(e.as_ast())]
+    while stack:
+        a = stack[-1]
+        key = ast_id(c, a)
+        found = memo.get(key)
+        if found is None:
+            if key in waiting:  # second visit: no child holds one
+                del waiting[key]
+                memo[key] = False
+                stack.pop()
+                continue
+            kind = R.ptr_ast_kind(c, a)
+            if kind == z3.Z3_APP_AST:
+                app = R.ptr_to_app(c, a)
+                n = R.ptr_app_num_args(c, app)
+                if n:
+                    waiting[key] = None
+                    stack.extend([arg(c, app, j) for j in range(n)])
+                    continue
+                found = memo[key] = pred(_symbol(cref, a)) \
+                    if R.ptr_decl_kind(c, R.ptr_app_decl(c, app)) == z3.Z3_OP_UNINTERPRETED else False
+            elif kind == z3.Z3_QUANTIFIER_AST:
+                waiting[key] = None
+                stack.append(R.ptr_quantifier_body(c, a))
+                continue
+            else:  # numerals, bound variables
+                found = memo[key] = False
+        stack.pop()
+        if found:
+            for k in waiting:
+                memo[k] = True
+            return True
+    return memo[ast_id(c, R.pointer(e.as_ast()))]
 
 
 _NO_NAMES: frozenset[str] = frozenset()
