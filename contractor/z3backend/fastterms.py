@@ -31,12 +31,54 @@ def _bools(args: tuple[Any, ...]) -> bool:
     return all(isinstance(a, z3.BoolRef) and a.ctx is ctx for a in args)
 
 
+_inc_ref = R.unchecked(C.Z3_inc_ref)
+_mk_not = R.unchecked(C.Z3_mk_not)
+_mk_and = R.unchecked(C.Z3_mk_and)
+_mk_or = R.unchecked(C.Z3_mk_or)
+_mk_distinct = R.unchecked(C.Z3_mk_distinct)
+_is_finite_set_sort = R.unchecked(C.Z3_is_finite_set_sort) if hasattr(C, "Z3_is_finite_set_sort") else None
+# the binding's class of an application (not a numeral, not a quantifier) by its sort's kind,
+# where `_to_expr_ref` picks it by the sort kind alone (other kinds go through the binding)
+_APP_CLASSES: dict[int, type[z3.ExprRef]] = {
+    z3.Z3_BOOL_SORT: z3.BoolRef, z3.Z3_INT_SORT: z3.ArithRef, z3.Z3_DATATYPE_SORT: z3.DatatypeRef,
+    z3.Z3_SEQ_SORT: z3.SeqRef, z3.Z3_ARRAY_SORT: z3.ArrayRef, z3.Z3_BV_SORT: z3.BitVecRef}
+
+
+def _wrapped(cls: Any, a: Any, ctx: z3.Context) -> Any:
+    """`cls(a, ctx)` (AstRef.__init__: the AST kept, its reference counted), the count by
+    the unchecked C call (incrementing a valid AST's count cannot fail)."""
+    out = cls.__new__(cls)
+    out.ast, out.ctx = a, ctx
+    _inc_ref(ctx.ref(), a)
+    return out
+
+
+def bool_ref(a: Any, ctx: z3.Context) -> z3.BoolRef:
+    """z3.BoolRef(a, ctx) for a Boolean AST `a` of `ctx`."""
+    return _wrapped(z3.BoolRef, a, ctx)
+
+
+def expr_ref(a: Any, ctx: z3.Context) -> z3.ExprRef:
+    """The binding's `_to_expr_ref(a, ctx)`: the same class on the same AST, picked by
+    rawapi.py's unchecked accessors for applications of the common sorts (the binding
+    makes four checked calls and a Python frame each); numerals, quantifiers, variables
+    and other sorts through the binding itself."""
+    ref = ctx.ref()
+    if R.get_ast_kind(ref, a) == z3.Z3_APP_AST:
+        s = R.get_sort(ref, a)
+        if _is_finite_set_sort is None or not _is_finite_set_sort(ref, s):
+            cls = _APP_CLASSES.get(R.get_sort_kind(ref, s))
+            if cls is not None:
+                return _wrapped(cls, a, ctx)
+    return _Z3PY._to_expr_ref(a, ctx)
+
+
 def not_(a: Any) -> z3.BoolRef:
     """z3.Not(a)."""
     if not isinstance(a, z3.BoolRef):
         return z3.Not(a)
     ctx = a.ctx
-    return z3.BoolRef(C.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
+    return bool_ref(_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
 def _asts(args: tuple[Any, ...]) -> Any:
@@ -49,7 +91,7 @@ def and_(*args: Any) -> z3.BoolRef:
     if not _bools(args):
         return z3.And(*args)
     ctx = args[0].ctx
-    return z3.BoolRef(C.Z3_mk_and(ctx.ref(), len(args), _asts(args)), ctx)
+    return bool_ref(_mk_and(ctx.ref(), len(args), _asts(args)), ctx)
 
 
 def or_(*args: Any) -> z3.BoolRef:
@@ -57,13 +99,19 @@ def or_(*args: Any) -> z3.BoolRef:
     if not _bools(args):
         return z3.Or(*args)
     ctx = args[0].ctx
-    return z3.BoolRef(C.Z3_mk_or(ctx.ref(), len(args), _asts(args)), ctx)
+    return bool_ref(_mk_or(ctx.ref(), len(args), _asts(args)), ctx)
+
+
+def ne(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+    """a != b for two terms of one sort and context (the binding's `__ne__`: a distinct of the two)."""
+    ctx = a.ctx
+    return bool_ref(_mk_distinct(ctx.ref(), 2, _asts((a, b))), ctx)
 
 
 def eq(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
     """a == b for two terms of one sort and context (no coercion to make)."""
     ctx = a.ctx
-    return z3.BoolRef(C.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    return bool_ref(C.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
 
 
 def simplified(a: z3.BoolRef) -> z3.BoolRef:
@@ -94,7 +142,7 @@ def ite(c: Any, a: Any, b: Any) -> z3.ExprRef:
         ctx = c.ctx
         ref = ctx.ref()
         if _sort(ref, a) == _sort(ref, b):
-            return _Z3PY._to_expr_ref(C.Z3_mk_ite(ref, c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+            return expr_ref(C.Z3_mk_ite(ref, c.as_ast(), a.as_ast(), b.as_ast()), ctx)
     return z3.If(c, a, b)
 
 
@@ -104,7 +152,7 @@ def app(f: z3.FuncDeclRef, *args: Any) -> z3.ExprRef:
     ref = ctx.ref()
     if len(args) == f.arity() and all(isinstance(a, z3.ExprRef) and a.ctx is ctx for a in args) \
             and all(_sort(ref, a) == C.Z3_get_domain(ref, f.ast, i).value for i, a in enumerate(args)):
-        return _Z3PY._to_expr_ref(C.Z3_mk_app(ref, f.ast, len(args), _asts(args)), ctx)
+        return expr_ref(C.Z3_mk_app(ref, f.ast, len(args), _asts(args)), ctx)
     return f(*args)
 
 
@@ -123,7 +171,7 @@ def arg(a: z3.ExprRef, i: int) -> z3.ExprRef:
     each a checked C call or several) and by rawapi.py's accessor (opaque.py's projections
     and reach.py's identities take the branches of thousands of if-then-else terms)."""
     ref = a.ctx_ref()
-    return _Z3PY._to_expr_ref(R.get_app_arg(ref, R.to_app(ref, a.as_ast()), i), a.ctx)
+    return expr_ref(R.get_app_arg(ref, R.to_app(ref, a.as_ast()), i), a.ctx)
 
 
 def is_true(a: z3.ExprRef) -> bool:
@@ -148,7 +196,7 @@ def bool_children(a: z3.BoolRef) -> list[z3.BoolRef]:
     for i in range(R.get_app_num_args(ref, app)):
         arg = R.get_app_arg(ref, app, i)
         quantified = R.get_ast_kind(ref, arg) == z3.Z3_QUANTIFIER_AST
-        out.append(z3.QuantifierRef(arg, ctx) if quantified else z3.BoolRef(arg, ctx))
+        out.append(z3.QuantifierRef(arg, ctx) if quantified else bool_ref(arg, ctx))
     return out
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import z3
+from z3 import z3core as C
 
 from contractor.z3backend import dag
+from contractor.z3backend import fastterms as F
 from contractor.z3backend.seqnames import SeqConditions
 from contractor.z3backend.z3util import make_solver, units_counted
 
@@ -46,7 +48,7 @@ class Translations:
 
     def into(self, term: Any) -> Any:
         """`term` (of the main context) in the context."""
-        key = term.get_id()
+        key = F.node_id(term)
         hit = self._into.get(key)
         if hit is None:
             hit = self._into[key] = (term, term.translate(self.ctx))
@@ -60,7 +62,7 @@ class Translations:
         existing id, so the same nodes get the same ids, in the same order."""
         fresh: dict[int, Any] = {}
         for t in terms:
-            key = t.get_id()
+            key = F.node_id(t)
             if key not in self._into:
                 fresh.setdefault(key, t)
         if len(fresh) > 1:
@@ -74,7 +76,7 @@ class Translations:
 
     def back(self, value: Any) -> Any:
         """`value` (of the context) in the main context."""
-        key = value.get_id()
+        key = F.node_id(value)
         hit = self._back.get(key)
         if hit is None:
             hit = self._back[key] = (value, value.translate(z3.main_ctx()))
@@ -133,7 +135,11 @@ class IsolatedSolver:
     def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The check; `last_units` is then the z3 resource units it took (the context's count,
         of this solver alone: the same in every run)."""
-        answer = self.solver.check(*[self.terms.into(a) for a in assumptions])
+        # Solver.check's C call, without its cast of each assumption to the Boolean sort
+        # (Boolean terms already: the same call on the same terms)
+        told = [self.terms.into(a).as_ast() for a in assumptions]
+        answer = z3.CheckSatResult(C.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(told),
+                                                                 (z3.Ast * len(told))(*told)))
         spent = units_counted(self.solver)
         self.last_units, self._spent = spent - self._spent, spent
         return answer

@@ -15,7 +15,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import z3
+from z3 import z3core as C
 
+from contractor.z3backend import fastterms as F
+from contractor.z3backend import rawapi as R
 from contractor.z3backend.state import FALSE, READING_GUARDS, TRUE, Site
 from contractor.z3backend.values import Val
 
@@ -65,9 +68,19 @@ def _substitute_all(terms: list[z3.ExprRef], pairs: list[tuple[z3.ExprRef, z3.Ex
     uninterpreted function (which z3 leaves as it is), read back after."""
     if not terms:
         return []
-    pack = z3.Function("oneread!pack", *[t.sort() for t in terms], z3.BoolSort())
-    packed = z3.substitute(pack(*terms), *pairs)
-    return [packed.arg(i) for i in range(len(terms))]
+    # the function and its application made by the C calls z3.Function and its __call__
+    # make (the domain is the terms' own sorts: nothing to cast), and the arguments read
+    # back by fastterms.arg: the same terms, without the binding's per-argument sort
+    # objects and checks (a third of reading smtplib.SMTP's outcomes)
+    ctx = terms[0].ctx
+    ref = ctx.ref()
+    n = len(terms)
+    args = (z3.Ast * n)(*[t.as_ast() for t in terms])
+    domain = (z3.Sort * n)(*[R.get_sort(ref, a) for a in args])
+    pack = z3.FuncDeclRef(C.Z3_mk_func_decl(ref, z3.to_symbol("oneread!pack", ctx), n, domain,
+                                            z3.BoolSort(ctx).ast), ctx)
+    packed = z3.substitute(F.bool_ref(C.Z3_mk_app(ref, pack.ast, n, args), ctx), *pairs)
+    return [F.arg(packed, i) for i in range(n)]
 
 
 __all__ = ["reading"]
