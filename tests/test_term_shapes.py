@@ -9,7 +9,7 @@ from contractor.model import OPAQUE
 from contractor.z3backend import dag
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
-from contractor.z3backend.membership import push
+from contractor.z3backend.membership import left_alone, push
 from contractor.z3backend.values import Val
 
 
@@ -242,3 +242,22 @@ def test_mentions_constant_ending_early_keeps_the_memo_right() -> None:
         for t in terms:  # every answer the memo keeps is right
             if t.get_id() in memo:
                 assert memo[t.get_id()] == reference(t)
+
+
+def test_left_alone_only_where_push_leaves_the_terms() -> None:
+    """left_alone says yes only where push makes nothing: no membership, length or item
+    read, no quantifier; for formulas terms are substituted in, no sequence-valued
+    if-then-else or concatenation either (a set removal's shape could arise there)."""
+    x, y = z3.Ints("x y")
+    s, t, u = z3.Consts("s t u", z3.SeqSort(z3.IntSort()))
+    plain = z3.And(x + 1 > y, z3.Or(x == 2, y < 0))
+    chosen = z3.If(x > 0, s, t) == u
+    for term in (plain, chosen):
+        assert left_alone([term])
+        assert push(term).eq(term)
+    assert left_alone([plain], substituted=True)
+    assert not left_alone([chosen], substituted=True)
+    assert not left_alone([z3.Concat(s, t) == u], substituted=True)
+    for term in (z3.Length(s) > 1, z3.Contains(s, z3.Unit(x)), s[0] == x,
+                 z3.ForAll([x], z3.Implies(x > 0, plain))):
+        assert not left_alone([plain, term])

@@ -265,24 +265,34 @@ def has_quantifier(e: z3.ExprRef) -> bool:
     """Whether a quantifier occurs in `e`: a walk over raw pointers, each shared node once,
     that stops at the first (the qe results it is asked of are quantifier-free and wide:
     building `postorder`'s nodes for them was 0.1 s of zipfile.ZipFile's guards)."""
-    c = R.pointer(e.ctx_ref())
-    ast_id, arg = R.ptr_ast_id, R.ptr_app_arg
+    return any_node([e], lambda c, a, kind: kind == z3.Z3_QUANTIFIER_AST)
+
+
+def any_node(terms: list[z3.ExprRef], hit: Callable[[int, int, int], bool]) -> bool:
+    """Whether a node under `terms` meets `hit(context, node, AST kind)` (bare pointers): a
+    walk, each shared node once (by address: the terms are alive meanwhile), that stops at
+    the first (into a quantifier's body too)."""
+    if not terms:
+        return False
+    c = R.pointer(terms[0].ctx_ref())
+    arg = R.ptr_app_arg
     seen: set[int] = set()
-    stack = [R.pointer(e.as_ast())]
+    stack = [R.pointer(t.as_ast()) for t in terms]
     while stack:
         a = stack.pop()
-        key = ast_id(c, a)
-        if key in seen:
+        if a in seen:
             continue
-        seen.add(key)
+        seen.add(a)
         kind = R.ptr_ast_kind(c, a)
-        if kind == z3.Z3_QUANTIFIER_AST:
+        if hit(c, a, kind):
             return True
         if kind == z3.Z3_APP_AST:
             app = R.ptr_to_app(c, a)
             stack.extend([arg(c, app, j) for j in range(R.ptr_app_num_args(c, app))])
+        elif kind == z3.Z3_QUANTIFIER_AST:
+            stack.append(R.ptr_quantifier_body(c, a))
     return False
 
 
-__all__ = ["Node", "bool_atoms", "constant_names", "constant_names_in", "expr", "free_constants", "has_quantifier",
-           "has_sort", "is_constant", "mentions_constant", "name", "postorder"]
+__all__ = ["Node", "any_node", "bool_atoms", "constant_names", "constant_names_in", "expr", "free_constants",
+           "has_quantifier", "has_sort", "is_constant", "mentions_constant", "name", "postorder"]

@@ -31,7 +31,7 @@ from contractor.z3backend.fieldtypes import may_hold_self, modelled, z3_field_ty
 from contractor.z3backend.guardorder import cheapest_first
 from contractor.z3backend.invregion import region
 from contractor.z3backend.lenbounds import LenBounds
-from contractor.z3backend.membership import Memo, push_all
+from contractor.z3backend.membership import Memo, left_alone, push_all
 from contractor.z3backend.miniscope import miniscope
 from contractor.z3backend.paramwrites import MUTABLE_KINDS, changed_arguments, names_in
 from contractor.z3backend.state import OLD, SELF, TRUE, ExecState, Site
@@ -182,12 +182,16 @@ class ClassSemantics:
     # push's rewritings by the formula's node id: formula -> (formula kept alive, rewriting)
     pushed: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = field(init=False)
     walk_memo: Memo | None = field(init=False)  # see `walked`
+    # at_all's formulas (by their node ids, kept alive) -> whether push leaves them, with any
+    # terms substituted in that it leaves too, as they are (membership.left_alone)
+    pushed_alone: dict[tuple[int, ...], tuple[list[z3.BoolRef], bool]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.runs = {}
         self.past_share = set()
         self.pushed = {}
         self.walk_memo = None
+        self.pushed_alone = {}
         self.constants = dict(self.model.module_constants)
         self.facts = ClassFacts.read(self.model)  # where `self` escapes, the file's plain classes
         self.inexact = {}
@@ -316,7 +320,18 @@ class ClassSemantics:
         if not pairs and not self.len_bounds.bounds:
             return dict(formulas)
         substituted = [z3.substitute(f, *pairs) if pairs else f for f in formulas.values()]
+        if pairs and self._left_alone(list(formulas.values())) and left_alone([b for _, b in pairs]):
+            # push_all would walk every node to rewrite none (and keep the formulas alive)
+            self.walked().alive.extend(substituted)
+            return dict(zip(formulas, substituted))
         return dict(zip(formulas, push_all(substituted, self.len_bounds, self.walked())))
+
+    def _left_alone(self, formulas: list[z3.BoolRef]) -> bool:
+        """membership.left_alone of formulas terms are substituted in, asked once per list."""
+        key = tuple(F.node_id(f) for f in formulas)
+        if key not in self.pushed_alone:
+            self.pushed_alone[key] = (formulas, left_alone(formulas, substituted=True))
+        return self.pushed_alone[key][1]
 
     def executor(self, state: ExecState, prefix: str) -> Executor:
         return Executor(self.model, self.constants, self.unroll, state, prefix, self.facts)
