@@ -15,11 +15,9 @@ live in the solver's own context only.
 
 from __future__ import annotations
 
-from typing import Any
-
 import z3
-from z3 import z3 as _Z3PY
 
+from contractor.z3backend import fastterms as F
 from contractor.z3backend import rawapi as R
 
 PREFIX = "contractor!seqcond!"  # the fresh constants' names (a `!` no Python name holds)
@@ -79,16 +77,12 @@ class SeqConditions:
                 cond = arg(c, app, 0)
                 if cond not in self._named and kind_of(c, cond) == app_ast and num_args(c, to_app(c, cond)):
                     self._named.add(cond)
-                    found.append(_boxed_bool(cond, self.ctx))
+                    found.append(F.bool_ref(R.boxed(cond), self.ctx))
             for j in range(n - 1, -1, -1):
                 x = arg(c, app, j)
                 if x not in seen:
                     stack.append(x)
         return found
-
-
-def _boxed_bool(address: int, ctx: z3.Context) -> Any:
-    return _Z3PY._to_expr_ref(R.boxed(address), ctx)
 
 
 __all__ = ["PREFIX", "SeqConditions"]
