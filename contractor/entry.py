@@ -48,11 +48,12 @@ def run() -> None:
     classcode.install()  # this process is the command's: the modules a run imports later come cached too
     try:
         from contractor.cli import main
+        from contractor.framestack import deep
     except KeyboardInterrupt:  # Ctrl-C while starting up: nothing was done
         print("interrupted; nothing written", file=sys.stderr)
         sys.exit(130)
     try:
-        main(prog_name="contractor")
+        deep(lambda: main(prog_name="contractor"))  # no frame-stack chunk mapped per call (framestack.py)
     except SystemExit as done:
         code = done.code
     else:  # click's standalone mode always ends in SystemExit; keep the ordinary path otherwise
