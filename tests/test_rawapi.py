@@ -3,6 +3,8 @@ speed-up of the DAG walks (dag.py, membership.py), which must see the same nodes
 
 from __future__ import annotations
 
+import ctypes
+
 import z3
 from z3 import z3 as _z3py
 from z3 import z3core as C
@@ -26,6 +28,19 @@ def test_unchecked_is_the_raw_c_function() -> None:
                  "get_app_arg", "get_quantifier_body", "get_sort", "get_sort_kind"):
         assert getattr(R, name) is not getattr(C, f"Z3_{name}")
     assert R.unchecked(len) is len  # no raw function behind it: the callable itself
+
+
+def test_accessors_keep_the_gil() -> None:
+    # the walks' accessors and the binding's hottest calls do not release Python's GIL
+    # (ctypes.PYFUNCTYPE); z3's own wrappers of the solver's calls do
+    keeps = ctypes._FUNCFLAG_PYTHONAPI  # type: ignore[attr-defined]
+    for f in (R.get_ast_kind, R.get_app_arg, R.ptr_ast_kind, R.ptr_app_arg, R.unchecked(C.Z3_inc_ref)):
+        assert type(f)._flags_ & keeps
+    assert R.unchecked(C.Z3_get_ast_kind) is R.unchecked(C.Z3_get_ast_kind)  # one function each
+    raw = C.Z3_solver_check_assumptions.__defaults__[-1].f
+    assert not type(raw)._flags_ & keeps
+    x = z3.Int("x")
+    assert R.get_ast_kind(x.ctx_ref(), x.as_ast()) == C.Z3_get_ast_kind(x.ctx_ref(), x.as_ast()) == z3.Z3_APP_AST
 
 
 def _checked_postorder(e: z3.ExprRef) -> list[tuple[int, int, int | None, tuple[int, ...]]]:

@@ -16,6 +16,7 @@ is used.
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,11 +26,30 @@ from z3 import z3core as C
 
 
 def unchecked(checked: Callable[..., Any]) -> Callable[..., Any]:
-    """The raw C function behind a z3core wrapper (its `Elementaries` default argument), or
-    the wrapper itself where it has none."""
+    """The raw C function behind a z3core wrapper (its `Elementaries` default argument),
+    called holding the GIL (`holding_gil`), or the wrapper itself where it has none."""
     defaults = getattr(checked, "__defaults__", None) or ()
     raw = getattr(defaults[-1], "f", None) if defaults else None
-    return raw if callable(raw) else checked
+    return holding_gil(raw) if callable(raw) else checked
+
+
+def holding_gil(raw: Any) -> Any:
+    """`raw` (a ctypes function of z3's library) as a function that keeps Python's GIL
+    while it runs (`ctypes.PYFUNCTYPE`: the same C function, argument and result types).
+    ctypes releases the GIL around every foreign call and takes it back after (mutex
+    round trips, about 40 of the 300 ns an accessor call costs); the accessors and term
+    builders here return within a microsecond, and no thread of contractor's waits for
+    the GIL meanwhile (the run guard's watchdog sleeps in `select`). z3's checks,
+    simplifications and evaluations, which the watchdog must be able to interrupt, keep
+    the binding's calls. Where `raw` has no argument types, it is returned as it is."""
+    if getattr(raw, "argtypes", None) is None:
+        return raw
+    return _keeping_gil(ctypes.cast(raw, ctypes.c_void_p).value, raw.restype, tuple(raw.argtypes))
+
+
+@functools.cache  # one function per C function: the binding's names compare by identity (unchecked_binding)
+def _keeping_gil(address: int, restype: Any, argtypes: tuple[Any, ...]) -> Any:
+    return ctypes.PYFUNCTYPE(restype, *argtypes)(address)
 
 
 get_ast_id = unchecked(C.Z3_get_ast_id)
@@ -80,7 +100,7 @@ def on_pointers(checked: Callable[..., Any], restype: Any, *argtypes: Any) -> Ca
     if raw is checked:
         return None
     address: Any = ctypes.cast(raw, _VP).value
-    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+    return ctypes.PYFUNCTYPE(restype, *argtypes)(address)  # holding the GIL, as `holding_gil`
 
 
 def _on_pointers(checked: Callable[..., Any], restype: Any, *argtypes: Any) -> Callable[..., Any]:
