@@ -90,7 +90,14 @@ def infer_model(model: ClassModel, options: InferOptions = InferOptions(),
     Within `options.budget` seconds (if given); after it the result is partial (`complete`
     False). Ctrl-C raises `contractor.explore.ExplorationInterrupted`, a KeyboardInterrupt
     carrying the partial typestate; a second Ctrl-C not acted on within a second ends the
-    process (status 130)."""
+    process (status 130). Run from a large frame-stack chunk (framestack.py), as the CLI runs."""
+    from contractor.framestack import deep
+
+    return deep(lambda: _infer_model(model, options, on_progress, on_event))
+
+
+def _infer_model(model: ClassModel, options: InferOptions, on_progress: ProgressCallback | None,
+                 on_event: EventCallback | None) -> Typestate:
     from contractor.explore import explore
     from contractor.runguard import guarded
     from contractor.state_tests import with_state_tests

@@ -1,4 +1,4 @@
-"""Python's frame stack in one large chunk while a command runs.
+"""Python's frame stack in one large chunk while a command or an inference (api.infer_model) runs.
 
 CPython (3.11 on) keeps the frames of Python functions on a data stack made of 16 KB
 chunks: a call that does not fit in the current chunk maps a new one (`mmap`), and the

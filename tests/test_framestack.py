@@ -34,3 +34,23 @@ def test_recursion_under_deep_maps_no_chunk_per_call() -> None:
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 
     assert deep(climb) < 500  # a chunk mapped per crossing faults once or more each time: 2,000+
+
+
+def test_an_inference_runs_on_the_large_chunk() -> None:
+    from pathlib import Path
+
+    from contractor.api import infer_model, load_model
+    from contractor.framestack import SLOTS
+
+    def under_deep() -> bool:
+        frame = sys._getframe()
+        while frame is not None:
+            if frame.f_code.co_stacksize >= SLOTS:
+                return True
+            frame = frame.f_back  # type: ignore[assignment]
+        return False
+
+    seen: list[bool] = []
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    ts = infer_model(load_model(f"{samples}/door.py:Door"), on_event=lambda _: seen.append(under_deep()))
+    assert seen and all(seen) and ts.states
