@@ -78,6 +78,8 @@ def test_accessors_answer_as_the_binding() -> None:
     pair = dt.create()
     terms = [x, p, x + 1, z3.If(p, x, 1), z3.BoolVal(True), z3.BoolVal(False), z3.simplify(x == x), pair.pair(x),
              pair.fst(pair.pair(x)), z3.ForAll([x], x > 0), z3.IntVal(3)]
+    other = z3.Context()
+    terms += [z3.Int("y", other) + 2, z3.ForAll([z3.Int("i", other)], z3.Int("i", other) > 0)]
     for t in terms:
         assert F.node_id(t) == t.get_id()
         assert F.is_true(t) == z3.is_true(t)

@@ -9,7 +9,7 @@ from contractor.model import OPAQUE
 from contractor.z3backend import dag
 from contractor.z3backend import opaque as O
 from contractor.z3backend import values as V
-from contractor.z3backend.membership import left_alone, push
+from contractor.z3backend.membership import NO_BOUNDS, Memo, left_alone, push, push_all
 from contractor.z3backend.values import Val
 
 
@@ -261,3 +261,22 @@ def test_left_alone_only_where_push_leaves_the_terms() -> None:
     for term in (z3.Length(s) > 1, z3.Contains(s, z3.Unit(x)), s[0] == x,
                  z3.ForAll([x], z3.Implies(x > 0, plain))):
         assert not left_alone([plain, term])
+
+
+def test_pushes_sharing_a_memo_rewrite_as_pushes_of_their_own() -> None:
+    """push_all over one memo (ClassSemantics.push's): a formula with nothing to rewrite
+    comes back as it is, found without the rewriting walk, and formulas after it that
+    share its nodes, or hold rewritten ones, are rewritten as a push of their own does."""
+    x, y = z3.Ints("x y")
+    s, t = z3.Consts("s t", z3.SeqSort(z3.IntSort()))
+    plain = z3.And(x + 1 > y, z3.Or(x == 2, y < 0))
+    read = z3.Contains(z3.Concat(s, z3.Unit(y)), z3.Unit(x))
+    formulas = [plain, z3.Or(plain, read), read, z3.And(plain, z3.If(x > 0, s, t) == s),
+                z3.Implies(read, plain), z3.Not(plain), z3.Length(s) > 1]
+    for order in (formulas, list(reversed(formulas))):
+        memo = Memo(NO_BOUNDS)
+        for f in order:
+            [out] = push_all([f], NO_BOUNDS, memo)
+            assert out.eq(push(f))
+            if left_alone([f]):
+                assert out is f
