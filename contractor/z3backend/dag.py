@@ -261,6 +261,16 @@ def has_sort(terms: list[z3.ExprRef], kinds: tuple[int, ...]) -> bool:
     return False
 
 
+def tree_size(e: z3.ExprRef, cap: int) -> int:
+    """How many nodes `e` has written out as a tree (shared nodes counted once per
+    occurrence, as z3's printer visits them), counted up to `cap` + 1. A DAG of a few
+    hundred nodes can stand for a tree of millions."""
+    sizes: dict[int, int] = {}
+    for key, node in postorder(e).items():
+        sizes[key] = min(cap + 1, 1 + sum(sizes[a] for a in node.args))
+    return sizes[e.get_id()]
+
+
 def has_quantifier(e: z3.ExprRef) -> bool:
     """Whether a quantifier occurs in `e`: a walk over raw pointers, each shared node once,
     that stops at the first (the qe results it is asked of are quantifier-free and wide:
@@ -295,4 +305,5 @@ def any_node(terms: list[z3.ExprRef], hit: Callable[[int, int, int], bool]) -> b
 
 
 __all__ = ["Node", "any_node", "bool_atoms", "constant_names", "constant_names_in", "expr", "free_constants",
-           "has_quantifier", "has_sort", "is_constant", "mentions_constant", "name", "postorder"]
+           "has_quantifier", "has_sort", "is_constant", "mentions_constant", "name", "postorder",
+           "tree_size"]

@@ -21,6 +21,7 @@ from contractor.z3backend import dag
 from contractor.z3backend import fastterms as F
 
 MAX_ATOMS = 64  # beyond this, a formula is shown as it is
+PRINTED_NODES = 10_000  # z3's printer visits at most this many nodes of a term (max_visited)
 
 
 class OutOfTime(Exception):
@@ -48,7 +49,12 @@ class Budget:
 class AtomOrder:
     """The stable order of atoms: smaller first, as z3 prints them. z3's printer (Python)
     takes milliseconds per atom, seconds over a run of many states asking about the same
-    atoms: one run keeps each atom's key (and the atom, so that its id stays its own)."""
+    atoms: one run keeps each atom's key (and the atom, so that its id stays its own).
+
+    An atom that written out as a tree has more nodes than z3's printer visits
+    (PRINTED_NODES) is too big to print (z3 would cut it short with "...") and to read:
+    ValueError, as for too many atoms. Printing one took a second (codecs.StreamReader:
+    a DAG of 200 nodes, 12 K characters cut short; 16 such atoms, 13 s past a 3 s --budget)."""
 
     def __init__(self) -> None:
         self._keys: dict[tuple[int, int], tuple[z3.ExprRef, tuple[int, str]]] = {}
@@ -57,6 +63,8 @@ class AtomOrder:
         k = (id(atom.ctx), atom.get_id())
         hit = self._keys.get(k)
         if hit is None:
+            if dag.tree_size(atom, PRINTED_NODES) > PRINTED_NODES:
+                raise ValueError("an atom too big to print")
             text = str(atom)
             hit = self._keys[k] = (atom, (text.count("("), text))
         return hit[1]
