@@ -16,7 +16,8 @@ from typing import Any
 from contractor.contracts.types import is_classvar
 
 
-def _literal(node: ast.expr | None) -> tuple[bool, Any]:
+def literal(node: ast.expr | None) -> tuple[bool, Any]:
+    """(True, value) for an immutable literal (see the module docstring), else (False, None)."""
     if node is None:
         return False, None
     try:
@@ -74,7 +75,7 @@ def class_constants(cls: ast.ClassDef) -> dict[str, Any]:
             name, value = stmt.target.id, stmt.value
         else:
             continue
-        ok, v = _literal(value)
+        ok, v = literal(value)
         if ok and name not in written:
             out[name] = v
         elif name in out:  # assigned twice at class level: the last assignment counts
@@ -92,7 +93,7 @@ def module_constants(module: ast.Module) -> dict[str, Any]:
             name, value = stmt.target.id, stmt.value
         else:
             continue
-        ok, v = _literal(value)
+        ok, v = literal(value)
         if ok:
             out[name] = v
         else:

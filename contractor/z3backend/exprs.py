@@ -21,6 +21,7 @@ from contractor.z3backend import opaque as O
 from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.callexprs import CallEvaluator
+from contractor.z3backend.classlevel import class_bindings
 from contractor.z3backend.mapcalls import MapMethod
 from contractor.z3backend.opexprs import OperatorEvaluator
 from contractor.z3backend.outside import External, Member
@@ -147,7 +148,9 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         fields = self.state.objects[oid]
         if node.attr in fields:
             v = fields[node.attr]
-            if v.kind == "undefined":  # never set on any path so far: AttributeError
+            if v.kind == "undefined":  # never set on any path so far: AttributeError ...
+                if node.attr in class_bindings(self.model):  # ... unless the class has it
+                    raise self.unsupported(node, f"class-level value of `self.{node.attr}`")
                 self.raise_if(z3.BoolVal(True), "AttributeError", node)
                 return self.fresh(v.type.args[0], node.attr)
             return v

@@ -9,7 +9,6 @@ translation could not follow).
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from contractor.typestate import Unknown
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.boolcompact import compact
+from contractor.z3backend.classlevel import class_defaults
 from contractor.z3backend.deadends import no_followed_normal_end
 from contractor.z3backend.executor import Executor
 from contractor.z3backend.facts import ClassFacts
@@ -60,7 +60,9 @@ def has_opaque_fields(model: ClassModel) -> bool:
 
 
 def blank_object(model: ClassModel) -> dict[str, Val]:
-    """A new object before __init__: fields with a class-level default have it, others are unset."""
+    """A new object before __init__: fields with a class-level default z3 models have it,
+    others are unset (reading one whose class-level value is not translated is itself
+    not translated: Executor.get_attribute)."""
     defaults = class_defaults(model)
     fields: dict[str, Val] = {}
     if has_opaque_fields(model):
@@ -69,34 +71,11 @@ def blank_object(model: ClassModel) -> dict[str, Val]:
         ftype = z3_field_type(model, name)
         if ftype.kind == "any":
             fields[name] = Val(ftype, None)
-        elif name in defaults:
-            fields[name] = V.coerce(defaults[name], ftype)
+        elif (default := defaults.get(name)) is not None:
+            fields[name] = V.coerce(default, ftype)
         else:
             fields[name] = Val(TypeRef(TypeKind.UNDEFINED, (ftype,)), None)
     return fields
-
-
-def class_defaults(model: ClassModel) -> dict[str, Val]:
-    from contractor.contracts.inherit import mangle
-
-    out: dict[str, Val] = {}
-    lineage = [b.node for b in reversed(model.bases) if b.node is not None] + [model.node]
-    several = len(lineage) > 1  # private names are per class (inherit.py mangles them so)
-    for stmt in (s for node in lineage for s in node.body):
-        target = value = None
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            target, value = stmt.target.id, stmt.value
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            target, value = stmt.targets[0].id, stmt.value
-        if target and several:
-            owner = next(n for n in lineage if any(s is stmt for s in n.body))
-            target = mangle(target, owner.name)
-        if target and isinstance(value, ast.Constant):
-            try:
-                out[target] = V.const(value.value)
-            except UnsupportedConstruct:
-                pass
-    return out
 
 
 def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
