@@ -418,37 +418,60 @@ def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool,
     return q if n is None else unrolled(s, n, one, forall, q)
 
 
-def item(s: z3.SeqRef, i: z3.ArithRef) -> z3.ExprRef:
+def item(s: z3.SeqRef, i: z3.ArithRef, memo: dict[tuple[int, ...], tuple[z3.ExprRef, ...]] | None = None) \
+        -> z3.ExprRef:
     """s[i] for an index in range (every read the translation makes is guarded by its range),
-    pushed through if-then-else and concatenation."""
+    pushed through if-then-else and concatenation. `memo` (of one rewriting) holds each
+    sequence's (and index's) answer: the walk is over a DAG, and sequences built by unrolled
+    loops share their parts (`set(mode) <= set("xrwab+")` over 8 unrolled characters: 157 K
+    walks of 712 pairs, 755 K lengths of 60 sequences, 30 s past a --budget of 10)."""
+    memo = {} if memo is None else memo
+    key = (F.node_id(s), F.node_id(i))
+    hit = memo.get(key)
+    if hit is not None:
+        return hit[-1]
+    whole = s
     s = _keys_inside(s)
     if _is_op(s, z3.Z3_OP_ITE):
-        return z3.If(s.arg(0), item(s.arg(1), i), item(s.arg(2), i))
-    if _is_op(s, z3.Z3_OP_SEQ_UNIT):
-        return s.arg(0)
-    if _is_op(s, OP) and removal(s) is None:
+        out = z3.If(s.arg(0), item(s.arg(1), i, memo), item(s.arg(2), i, memo))
+    elif _is_op(s, z3.Z3_OP_SEQ_UNIT):
+        out = s.arg(0)
+    elif _is_op(s, OP) and removal(s) is None:
         head, *rest = s.children()
         tail = z3.Concat(*rest) if len(rest) > 1 else rest[0]
-        return z3.If(i < length(head), item(head, i), item(tail, i - length(head)))
-    return s[i]
+        out = z3.If(i < length(head, memo), item(head, i, memo), item(tail, i - length(head, memo), memo))
+    else:
+        out = s[i]
+    memo[key] = (whole, i, out)  # the keys' terms kept alive: their ids stay their own
+    return out
 
 
-def length(s: z3.SeqRef) -> z3.ArithRef:
-    """len(s), pushed through if-then-else, set removal, concatenation and a dict's key accessor."""
+def length(s: z3.SeqRef, memo: dict[tuple[int, ...], tuple[z3.ExprRef, ...]] | None = None) -> z3.ArithRef:
+    """len(s), pushed through if-then-else, set removal, concatenation and a dict's key
+    accessor (`memo`: as item's)."""
+    memo = {} if memo is None else memo
+    key = (F.node_id(s),)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit[-1]
+    whole = s
     s = _keys_inside(s)
     removed = removal(s)
     if removed is not None:
         base, y = removed
-        return z3.If(member(base, y), length(base) - 1, length(base))
-    if _is_op(s, z3.Z3_OP_ITE):
-        return z3.If(s.arg(0), length(s.arg(1)), length(s.arg(2)))
-    if _is_op(s, OP):  # any concatenation (valid for lists too)
-        return z3.Sum(*[length(part) for part in s.children()])
-    if _is_op(s, z3.Z3_OP_SEQ_UNIT):
-        return z3.IntVal(1)
-    if _is_op(s, z3.Z3_OP_SEQ_EMPTY):
-        return z3.IntVal(0)
-    return z3.Length(s)
+        out = z3.If(member(base, y), length(base, memo) - 1, length(base, memo))
+    elif _is_op(s, z3.Z3_OP_ITE):
+        out = z3.If(s.arg(0), length(s.arg(1), memo), length(s.arg(2), memo))
+    elif _is_op(s, OP):  # any concatenation (valid for lists too)
+        out = z3.Sum(*[length(part, memo) for part in s.children()])
+    elif _is_op(s, z3.Z3_OP_SEQ_UNIT):
+        out = z3.IntVal(1)
+    elif _is_op(s, z3.Z3_OP_SEQ_EMPTY):
+        out = z3.IntVal(0)
+    else:
+        out = z3.Length(s)
+    memo[key] = (whole, out)
+    return out
 
 
 def _keys_inside(s: z3.SeqRef) -> z3.SeqRef:
