@@ -8,7 +8,9 @@ sniffs its argument (`if hasattr(data, "read"): ...` in http.client's `send`) th
 follows only the branch the type takes. `C` is decided where it is a builtin class or an
 attribute of a module the analysed module imports by its own name and that the running
 interpreter has already imported (`io.TextIOBase`, `collections.abc.Iterable`): nothing
-is imported for it. Anything else keeps the untyped answer (a fresh Boolean).
+is imported for it. Anything else keeps the untyped answer (a fresh Boolean). A value z3
+models (str, int, float, bool) is an instance of its class's superclasses: that answer
+(True) is decided too.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ BYTES_RESULTS = frozenset({"join", "replace", "strip", "lstrip", "rstrip", "lowe
                            "capitalize", "swapcase", "center", "ljust", "rjust", "zfill", "expandtabs",
                            "translate", "removeprefix", "removesuffix", "__mod__", "__add__"})
 
+
+# the classes of values z3 models (a value is of its class or of a subclass of it: a
+# parameter typed by its default, `mode="r"`, passes `isinstance(mode, str)`)
+MODELLED_CLASSES: dict[str, type] = {"str": str, "int": int, "float": float, "bool": bool}
 
 # standard modules whose classes an isinstance test is decided against (importing one runs
 # no user code and has no visible effect)
@@ -64,8 +70,12 @@ class KnownTypes(_Host):
 
     def decided_isinstance(self, v: object, classes: ast.expr) -> bool | None:
         cls = self.known_type(v)
-        if cls is None:
-            return None
+        if cls is None:  # a value z3 models: of its class or a subclass, so only True is decided
+            modelled = MODELLED_CLASSES.get(v.kind) if isinstance(v, Val) else None
+            if modelled is None:
+                return None
+            resolved = self.resolve_classes(classes)
+            return True if resolved is not None and issubclass(modelled, resolved) else None
         resolved = self.resolve_classes(classes)
         return None if resolved is None else issubclass(cls, resolved)
 
