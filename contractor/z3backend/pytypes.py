@@ -9,8 +9,8 @@ follows only the branch the type takes. `C` is decided where it is a builtin cla
 attribute of a module the analysed module imports by its own name and that the running
 interpreter has already imported (`io.TextIOBase`, `collections.abc.Iterable`): nothing
 is imported for it. Anything else keeps the untyped answer (a fresh Boolean). A value z3
-models (str, int, float, bool) is an instance of its class's superclasses: that answer
-(True) is decided too.
+models (str, int, float, bool) is an instance of the superclasses of every class it may
+have at run time (a float-typed value may be an int): that answer (True) is decided too.
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ BYTES_RESULTS = frozenset({"join", "replace", "strip", "lstrip", "rstrip", "lowe
                            "translate", "removeprefix", "removesuffix", "__mod__", "__add__"})
 
 
-# the classes of values z3 models (a value is of its class or of a subclass of it: a
-# parameter typed by its default, `mode="r"`, passes `isinstance(mode, str)`)
-MODELLED_CLASSES: dict[str, type] = {"str": str, "int": int, "float": float, "bool": bool}
+# the classes a value z3 models may have at run time (or subclasses of them: a parameter
+# typed by its default, `mode="r"`, passes `isinstance(mode, str)`); a float-typed value
+# may hold an int or a bool (`x: float = 0`, a field assigned both 0 and 0.5), an
+# int-typed one a bool
+MODELLED_CLASSES: dict[str, tuple[type, ...]] = {"str": (str,), "int": (int,), "float": (int, float),
+                                                 "bool": (bool,)}
 
 # standard modules whose classes an isinstance test is decided against (importing one runs
 # no user code and has no visible effect)
@@ -75,7 +78,7 @@ class KnownTypes(_Host):
             if modelled is None:
                 return None
             resolved = self.resolve_classes(classes)
-            return True if resolved is not None and issubclass(modelled, resolved) else None
+            return True if resolved is not None and all(issubclass(c, resolved) for c in modelled) else None
         resolved = self.resolve_classes(classes)
         return None if resolved is None else issubclass(cls, resolved)
 
