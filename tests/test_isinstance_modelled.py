@@ -1,7 +1,7 @@
 """`isinstance(x, C)` of a value z3 models (str, int, float, bool: a parameter typed by its
 default, `mode="r"`) is True where C is a superclass of every class the value may have
-at run time (a float-typed value may be an int: `v: float` takes 0). It was an untyped answer, and _pyio.FileIO-style code
-(`if not isinstance(mode, str): raise TypeError`) got a may_raise finding whose
+at run time (a float-typed value may be an int: `v: float` takes 0). It was an untyped
+answer, and _pyio.FileIO-style code (`if not isinstance(mode, str): raise TypeError`) got a may_raise finding whose
 counterexample (`mode=''`) does not raise."""
 
 from __future__ import annotations

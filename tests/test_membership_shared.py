@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import textwrap
+
 import pytest
 
 from contractor.api import InferOptions, infer
