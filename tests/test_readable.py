@@ -219,3 +219,22 @@ def test_atoms_too_big_to_print_are_not_printed(monkeypatch):
     for s in typestate.states:
         assert s.invariant == precondition_invariant(model, frozenset(s.enabled)).text
     assert [s.invariant for s in typestate.states] != readable_forms
+
+
+def test_atoms_are_printed_only_while_the_budget_lasts():
+    """Ordering atoms prints each new one (up to most of a second for a big one, and a
+    formula has up to MAX_ATOMS): past the budget, OutOfTime instead of the next print;
+    atoms printed before are still ordered from the run's memo."""
+    import time
+
+    from contractor.z3backend.readable import AtomOrder, Budget, OutOfTime, atoms
+
+    x, y = z3.Ints("x y")
+    formula = z3.And(x > 0, y < 3, x + y == 2)
+    order = AtomOrder()
+    spent = Budget(5.0, time.monotonic() - 0.1)
+    with pytest.raises(OutOfTime):
+        atoms(formula, None, order, spent)
+    ordered = atoms(formula, None, order, Budget(5.0))
+    assert [str(a) for a in ordered] == ["x + y == 2", "x > 0", "y < 3"]
+    assert atoms(formula, None, order, spent) == ordered  # every atom's key is in the memo now

@@ -100,7 +100,7 @@ class InvariantText:
         self.budget.left_ms()  # OutOfTime once the run's share is spent: the cheap form then
         if self.too_big is None:  # the same for every state: negating a bit keeps its atoms
             try:
-                atoms(self.b.pattern(enabled), MAX_ATOMS, self.b.atom_order)
+                atoms(self.b.pattern(enabled), MAX_ATOMS, self.b.atom_order, self.budget)
                 self.too_big = False
             except ValueError:  # too big to search for a short form, or to print from z3
                 self.too_big = True
@@ -122,7 +122,7 @@ class InvariantText:
         except (ValueError, NotPrintable, z3.Z3Exception):
             pass
         pattern = self.b.pattern(enabled)
-        if len(atoms(pattern, None, self.b.atom_order)) > SIMPLIFY_ATOMS:
+        if len(atoms(pattern, None, self.b.atom_order, self.budget)) > SIMPLIFY_ATOMS:
             return None  # the precondition form reads better than a half-simplified large formula
         try:
             tactic = z3.TryFor(z3.Tactic("ctx-solver-simplify"), min(SIMPLIFY_MS, self.budget.left_ms()))

@@ -59,10 +59,15 @@ class AtomOrder:
     def __init__(self) -> None:
         self._keys: dict[tuple[int, int], tuple[z3.ExprRef, tuple[int, str]]] = {}
 
-    def key(self, atom: z3.ExprRef) -> tuple[int, str]:
+    def key(self, atom: z3.ExprRef, budget: Budget | None = None) -> tuple[int, str]:
+        """The atom's sort key; an atom not printed yet is printed only while `budget` lasts
+        (OutOfTime after it: one print may take most of a second, and a formula has up to
+        MAX_ATOMS atoms)."""
         k = (id(atom.ctx), atom.get_id())
         hit = self._keys.get(k)
         if hit is None:
+            if budget is not None:
+                budget.left_ms()
             if dag.tree_size(atom, PRINTED_NODES) > PRINTED_NODES:
                 raise ValueError("an atom too big to print")
             text = str(atom)
@@ -70,14 +75,17 @@ class AtomOrder:
         return hit[1]
 
 
-def atoms(formula: z3.BoolRef, limit: int | None = None, order: AtomOrder | None = None) -> list[z3.BoolRef]:
+def atoms(formula: z3.BoolRef, limit: int | None = None, order: AtomOrder | None = None,
+          budget: Budget | None = None) -> list[z3.BoolRef]:
     """The Boolean atoms of a quantifier-free formula, in a stable order (ValueError when
-    there are more than `limit`). Found by a walk through z3's C API (dag.py): the walk
-    through Python objects took 3 of wave:Wave_write's 20 s."""
+    there are more than `limit`; OutOfTime when `budget` runs out while they are printed to
+    be ordered). Found by a walk through z3's C API (dag.py): the walk through Python
+    objects took 3 of wave:Wave_write's 20 s."""
     found = dag.bool_atoms(formula)
     if limit is not None and len(found) > limit:
         raise ValueError("too many atoms")
-    return sorted(found, key=(order or AtomOrder()).key)
+    keys = order or AtomOrder()
+    return sorted(found, key=lambda atom: keys.key(atom, budget))
 
 
 def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count: Callable[[], None],
@@ -88,7 +96,7 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
     assumptions, so one solver serves every state. Raises OutOfTime when `budget` runs out.
     """
     formula = z3.And(*pattern)
-    candidates = atoms(formula, MAX_ATOMS, order)
+    candidates = atoms(formula, MAX_ATOMS, order, budget)
     timeout: list[int] = []  # the solver's timeout as last set here (set again only when it changes)
 
     def limit() -> None:
@@ -187,7 +195,7 @@ def truth_table(constraints: list[z3.BoolRef], bits: list[z3.BoolRef], count: Ca
     MAX_TABLE_ATOMS atoms. Raises OutOfTime when `budget` runs out."""
     if dag.has_sort([*constraints, *bits], UNTABLED_SORTS) or any(dag.has_quantifier(c) for c in constraints):
         return None  # answers the solver may leave open: the per-state search says when
-    atom_list = atoms(z3.And(*bits), MAX_TABLE_ATOMS, order) if bits else []
+    atom_list = atoms(z3.And(*bits), MAX_TABLE_ATOMS, order, budget) if bits else []
     solver = z3.SimpleSolver()
     solver.set("random_seed", 0)
     solver.add(*constraints)
