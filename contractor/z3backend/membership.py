@@ -418,8 +418,12 @@ def _each(s: z3.SeqRef, guard: ItemPredicate, pred: ItemPredicate, forall: bool,
     return q if n is None else unrolled(s, n, one, forall, q)
 
 
-def item(s: z3.SeqRef, i: z3.ArithRef, memo: dict[tuple[int, ...], tuple[z3.ExprRef, ...]] | None = None) \
-        -> z3.ExprRef:
+# item's and length's answers within one rewriting: (sequence id[, index id]) -> (the key's
+# terms kept alive, the answer)
+SeqMemo = dict[tuple[int, ...], tuple[z3.ExprRef, ...]]
+
+
+def item(s: z3.SeqRef, i: z3.ArithRef, memo: SeqMemo | None = None) -> z3.ExprRef:
     """s[i] for an index in range (every read the translation makes is guarded by its range),
     pushed through if-then-else and concatenation. `memo` (of one rewriting) holds each
     sequence's (and index's) answer: the walk is over a DAG, and sequences built by unrolled
@@ -446,7 +450,7 @@ def item(s: z3.SeqRef, i: z3.ArithRef, memo: dict[tuple[int, ...], tuple[z3.Expr
     return out
 
 
-def length(s: z3.SeqRef, memo: dict[tuple[int, ...], tuple[z3.ExprRef, ...]] | None = None) -> z3.ArithRef:
+def length(s: z3.SeqRef, memo: SeqMemo | None = None) -> z3.ArithRef:
     """len(s), pushed through if-then-else, set removal, concatenation and a dict's key
     accessor (`memo`: as item's)."""
     memo = {} if memo is None else memo

@@ -73,14 +73,14 @@ class KnownTypes(_Host):
 
     def decided_isinstance(self, v: object, classes: ast.expr) -> bool | None:
         cls = self.known_type(v)
-        if cls is None:  # a value z3 models: of its class or a subclass, so only True is decided
-            modelled = MODELLED_CLASSES.get(v.kind) if isinstance(v, Val) else None
-            if modelled is None:
-                return None
-            resolved = self.resolve_classes(classes)
-            return True if resolved is not None and all(issubclass(c, resolved) for c in modelled) else None
-        resolved = self.resolve_classes(classes)
-        return None if resolved is None else issubclass(cls, resolved)
+        modelled = MODELLED_CLASSES.get(v.kind) if cls is None and isinstance(v, Val) else None
+        resolved = None if cls is None and modelled is None else self.resolve_classes(classes)
+        if resolved is None:
+            return None
+        if cls is not None:
+            return issubclass(cls, resolved)
+        # a value z3 models may be of a subclass of each class it may have: only True is decided
+        return True if modelled is not None and all(issubclass(c, resolved) for c in modelled) else None
 
     def resolve_classes(self, node: ast.expr) -> tuple[type, ...] | None:
         """The classes `node` names (a name, a dotted name, or a tuple of them), where this
