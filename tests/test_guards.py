@@ -226,3 +226,50 @@ def test_abstracted_constants_are_the_free_constants_of_its_formula() -> None:
     assert "abs.hidden" not in names and "abs.field" in names and "guard!app!0" in names
     plain, _, same = _abstracted(z3.And(field > 0, arg < 1), {"abs.field"})
     assert [c.get_id() for c in same] == [c.get_id() for c in dag.free_constants(plain)]
+
+
+DOCUMENTED = '''
+class Stack:
+    """A stack whose docstrings name the exceptions, as Sphinx documentation does."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def push(self) -> None:
+        self.size += 1
+
+    def pop(self) -> None:
+        """Remove the top item.
+
+        :raises IndexError: if the stack is empty
+        raises: IndexError
+        """
+        if self.size == 0:
+            raise IndexError("pop from an empty stack")
+        self.size -= 1
+'''
+
+
+def test_docstring_raises_lines_alone_keep_the_raise_guards(tmp_path: Path) -> None:
+    """`:raises X:` (Sphinx) and `raises:` lines name exceptions and declare no condition:
+    the class's preconditions stay the raise guards (they made it `declared`, every method
+    always enabled, on sortedcontainers' and packaging's classes), and pop, disabled on an
+    empty stack, does raise there when run."""
+    path = tmp_path / "documented.py"
+    path.write_text(DOCUMENTED)
+    ts = infer(f"{path}:Stack", InferOptions(backend="z3"))
+    assert ts.dialects == ("pep316",) and ts.preconditions == "implicit"
+    initial = next(s for s in ts.states if s.initial)
+    assert "pop" not in initial.enabled and "push" in initial.enabled
+    cls = load_class(path, "Stack")
+    obj = cls()
+    try:
+        obj.pop()
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("pop ran on an empty stack")
+    obj.push()
+    obj.pop()  # enabled after a push: runs
+    declared = infer(f"{path}:Stack", InferOptions(backend="z3", preconditions=PreconditionMode.DECLARED))
+    assert all("pop" in s.enabled for s in declared.states)  # what the default gave before

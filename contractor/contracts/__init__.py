@@ -151,8 +151,9 @@ def read_class(resolved: ResolvedTarget, *, methods: Iterable[str] | None = None
     factories = sorted(n for n, m in model_methods.items() if m.kind == "factory" and "." not in n)
     used = h.used
     if preconditions is None:
-        # leading asserts alone do not count: under raise guards a failing assert is a guard too
-        preconditions = PreconditionMode.DECLARED if used - {"asserts"} else PreconditionMode.IMPLICIT
+        # leading asserts alone do not count: under raise guards a failing assert is a guard too;
+        # nor do docstring `raises:` lines alone (they declare no condition)
+        preconditions = PreconditionMode.DECLARED if h.declaring - {"asserts"} else PreconditionMode.IMPLICIT
     conditions: list[tuple[str | None, set[str], Condition]] = [  # those written in the target's own file
         (None, set(), c) for c in invariants] + [
         (name, {p.name for p in m.params}, c) for name, m in model_methods.items()

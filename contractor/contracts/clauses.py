@@ -27,3 +27,10 @@ class Clauses:
     @property
     def any(self) -> bool:
         return self.found or bool(self.pre or self.post or self.inv or self.raises)
+
+    @property
+    def declares(self) -> bool:
+        """Whether these clauses declare a contract (a condition, or a contract library's
+        decorator): docstring `raises:` lines alone only name exceptions (Sphinx's
+        `:raises ValueError: ...`, common in code with no contract at all)."""
+        return self.found or bool(self.pre or self.post or self.inv)

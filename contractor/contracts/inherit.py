@@ -120,6 +120,7 @@ class Hierarchy:
         self.top = self.readings[0]
         self.dbc = any(self._uses_dbc(r) for r in self.readings.values())
         self.used: set[str] = set()
+        self.declaring: set[str] = set()  # the dialects of `used` that declare a contract (Clauses.declares)
         self._clauses: dict[tuple[int, str], dict[str, Clauses]] = {}
 
     # -- facts ------------------------------------------------------------------------
@@ -175,6 +176,8 @@ class Hierarchy:
                 out += [self.mangled_condition(c, r.src.name) for c in clauses.inv]
                 if clauses.any:
                     self.used.add(dialect)
+                if clauses.declares:
+                    self.declaring.add(dialect)
         return out
 
     def dataclass_lineage(self) -> list[tuple[ast.ClassDef, FileContext]]:
@@ -220,6 +223,7 @@ class Hierarchy:
         if key not in self._clauses:
             clauses = method_clauses(fn, reading.ctx, reading.lines, self.inherited_snapshots(d))
             self.used.update(k for k, c in clauses.items() if c.any)
+            self.declaring.update(k for k, c in clauses.items() if c.declares)
             owner = reading.src.name
             for c in clauses.values():
                 c.pre = [self.mangled_condition(x, owner) for x in c.pre]
