@@ -204,3 +204,58 @@ def test_self_on_one_path_and_another_value_on_another_is_an_unknown(tmp_path: P
     initial = set(ts["initial"])
     assert any(t["source"] in initial and t["method"] == "finish" for t in ts["transitions"])
     assert all(t["certainty"] == "may" for t in ts["transitions"] if t["method"] == "finish")
+
+
+FRAMER = textwrap.dedent('''\
+    from typing import List, Optional
+
+
+    class Framer:
+        def __init__(self) -> None:
+            self.closed = False
+
+        def frame(self, last: bool) -> Optional[List[bytes]]:
+            if self.closed:
+                raise ValueError("closed")
+            if last:
+                self.closed = True
+                return None
+            parts: List[bytes] = []
+            return parts
+
+        def flush(self) -> None:
+            self.frame(True)
+
+        def count(self, last: bool) -> int:
+            got = self.frame(last)
+            return 0 if got is None else len(got)
+    ''')
+
+
+def test_return_values_z3_cannot_merge_are_untranslated_where_used(tmp_path: Path) -> None:
+    """None on one path and a list of bytes (items z3 does not model) on another (h11's
+    Connection.send_with_data_passthrough): only a use of the result is untranslated
+    (count's line 21), not the method returning it (frame: every answer must; before, the
+    whole of frame and of each caller was may), and the typestate is what running it does."""
+    src = tmp_path / "framer.py"
+    src.write_text(FRAMER)
+    ts = infer(f"{src}:Framer", InferOptions(backend="z3"))
+    assert {(u.method, u.line) for u in ts.unknowns} == {("count", 21)}, ts.unknowns
+    assert {(t.method, t.certainty) for t in ts.transitions if t.method != "count"} == {
+        ("frame", "must"), ("flush", "must")}
+    (initial,) = ts.initial
+    assert {"frame", "flush"} <= set(ts.state(initial).enabled)
+    closed = {t.target for t in ts.transitions if t.method == "flush"}
+    assert all(not {"frame", "flush"} & set(ts.state(s).enabled) for s in closed)
+    spec = importlib.util.spec_from_file_location("framer_forms", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module.Framer()
+    assert obj.frame(False) == [] and obj.count(False) == 0
+    obj.flush()
+    for call in (obj.flush, lambda: obj.frame(False)):
+        try:
+            call()
+        except ValueError:
+            continue
+        raise AssertionError("a closed Framer ran")

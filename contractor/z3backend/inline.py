@@ -14,8 +14,9 @@ from contractor.model import Method, TypeKind, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import values as V
 from contractor.z3backend.basecalls import unreadable_base
-from contractor.z3backend.fieldtypes import modelled
+from contractor.z3backend.fieldtypes import NOT_UNDERSTOOD, modelled
 from contractor.z3backend.mapcalls import MapMethod
+from contractor.z3backend.reach import names_other
 from contractor.z3backend.refs import ListMethod
 from contractor.z3backend.state import FALSE, Frame
 from contractor.z3backend.values import Val
@@ -132,7 +133,10 @@ def _call_edges(stack: list[str]) -> set[tuple[str, str]]:
 
 def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:
     """The value the call returns: each `return`'s value on its paths, None where the body
-    ends without one."""
+    ends without one. Values z3 cannot merge (None on one path and a list of untyped items
+    on another) give a value of a type z3 does not model: untranslated where it is used,
+    not in the whole call (whose raise guards and writes do not depend on it). Not where
+    one may be an object of the class: an untranslated call keeps what it may do to it."""
     returns = list(frame.returns)
     if not returns:
         return V.NONE_VAL
@@ -141,5 +145,10 @@ def merge_returns(frame: Frame, falls_through: z3.BoolRef) -> Val:
     else:
         result, rest = V.NONE_VAL, returns
     for cond, v in rest:
-        result = V.ite(cond, v, result)
+        try:
+            result = V.ite(cond, v, result)
+        except UnsupportedConstruct:
+            if names_other(v.type) or names_other(result.type):
+                raise
+            return Val(NOT_UNDERSTOOD, None)
     return result

@@ -286,14 +286,14 @@ def holdable(v: Val, node: ast.expr) -> bool:
     """Whether a list built here may hold `v` as an untyped object's item: what outside
     code could change in it is then tracked (its untyped objects) or seen by no other
     place (a new container); not an object of the class or a shared container."""
-    if _names_other(v.type):
+    if names_other(v.type):
         return False
     return not holds_container(v.type) or (v.kind in CONTAINERS and isinstance(node, FRESH_NODES))
 
 
-def _names_other(t: TypeRef) -> bool:
+def names_other(t: TypeRef) -> bool:
     """Whether a value of `t` may be (or hold) an object of the class or a value z3 does not model."""
-    return t.kind in ("class", "any", "undefined") or any(_names_other(a) for a in t.args)
+    return t.kind in ("class", "any", "undefined") or any(names_other(a) for a in t.args)
 
 
 def _empty_literal(v: Val) -> bool:

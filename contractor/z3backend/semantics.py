@@ -83,7 +83,7 @@ def unfinished_result(ex: Executor, method: Method, result: Val) -> Val:
     bound, recursion past the inlining depth, an untranslated statement): arbitrary, of
     the declared return type (or of the type the followed paths return)."""
     unknown = z3.simplify(ex.state.unknown)
-    if z3.is_false(unknown):
+    if z3.is_false(unknown) or result.kind == "any":  # "any": untranslated where it is used
         return result
     declared = method.returns if method.returns is not None and modelled(method.returns) else None
     rtype = declared or (result.type if result.kind not in ("none", "class", "any") else None)
