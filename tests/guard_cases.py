@@ -257,3 +257,37 @@ GUARD_CASES.append(
             raise ValueError("at the start")
         self.n -= 1
 ''', {"n": [-1, 0, 1, 2]}, exact=False))
+
+GUARD_CASES.append(
+    # `x in` None or an Optional[str] that is None raises Python's TypeError (opexprs.compare):
+    # not a guard, a may_raise finding, and on paths that test `is not None` first (jinja2's
+    # Node.iter_fields: `only is not None and name in only`) nothing at all (before, the
+    # whole method was untranslated: "`in` on None", "`in` on Optional[str]")
+    Case("membership_in_none", '''from typing import Optional
+
+
+class C:
+    def __init__(self) -> None:
+        self.tags: Optional[str] = None
+        self.used = False
+
+    def _allowed(self, name: str, only: Optional[str] = None) -> bool:
+        return only is None or name in only
+
+    def tag(self, tags: str) -> None:
+        if self.tags is not None:
+            raise ValueError("tagged already")
+        self.tags = tags
+
+    def hit(self, name: str) -> None:
+        if self.used or not self._allowed(name, None):
+            raise ValueError("no more")
+        self.used = True
+
+    def check(self, name: str) -> None:
+        if name not in self.tags:
+            raise KeyError(name)
+        self.used = False
+''', {"tags": [None, "", "a"], "used": BOOLS},
+        {"tag": {"tags": ["", "a"]}, "hit": {"name": ["", "a"]}, "check": {"name": ["", "a", "b"]}},
+        findings=(("may_raise", "check"),)))

@@ -200,6 +200,13 @@ class OperatorEvaluator(_Host):
                 return P.equal(a, b)
             if isinstance(op, (ast.NotEq, ast.IsNot)):
                 return F.not_(P.equal(a, b))
+            if isinstance(op, (ast.In, ast.NotIn)) and b.kind == "none":
+                # Python's TypeError ("argument of type 'NoneType' is not iterable"): on the
+                # paths that get here (none, where the code tests `x is not None` first)
+                self.raise_if(z3.BoolVal(True), "TypeError", node)
+                return z3.BoolVal(False)
+            if isinstance(op, (ast.In, ast.NotIn)) and b.kind == "optional":
+                b = self.unwrap(b, node)  # a TypeError where it is None
             if isinstance(op, ast.In):
                 return P.contains(a, b)
             if isinstance(op, ast.NotIn):
