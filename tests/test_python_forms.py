@@ -259,3 +259,43 @@ def test_return_values_z3_cannot_merge_are_untranslated_where_used(tmp_path: Pat
         except ValueError:
             continue
         raise AssertionError("a closed Framer ran")
+
+
+def test_a_constructor_building_its_own_class_stops_at_the_inlining_bound(tmp_path: Path) -> None:
+    """`__init__` building another object of its class (starlette's URL: `URL("").replace(
+    **components)` where components were given) inlined that `__init__` again and again,
+    without the depth bound and recursion check of method calls, until Python's recursion
+    limit: an internal error (exit 70). Now the inner construction is an untranslated
+    construct (may-answers) and seal's guard is still read; running it agrees."""
+    src = tmp_path / "url.py"
+    src.write_text(textwrap.dedent('''\
+        class Url:
+            def __init__(self, text: str = "", **parts) -> None:
+                if parts:
+                    text = Url("").text + "?"
+                self.text = text
+                self.sealed = False
+
+            def seal(self) -> None:
+                if self.sealed:
+                    raise ValueError("sealed")
+                self.sealed = True
+        '''))
+    result = CliRunner().invoke(main, ["infer", f"{src}:Url", "--backend", "z3", "--format", "json",
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    ts = json.loads(result.stdout)["typestates"][0]
+    assert ("__init__", 4, "recursion deeper than the inlining bound") in {
+        (u["method"], u["line"], u["construct"]) for u in ts["unknowns"]}
+    unsealed = [s["id"] for s in ts["states"] if s["enabled"] == ["seal"]]
+    assert unsealed and any(t["method"] == "seal" and t["source"] in unsealed for t in ts["transitions"])
+    spec = importlib.util.spec_from_file_location("url_forms", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for url in (module.Url("a"), module.Url(port=1)):
+        url.seal()
+        try:
+            url.seal()
+        except ValueError:
+            continue
+        raise AssertionError("sealed twice")

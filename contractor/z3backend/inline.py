@@ -74,6 +74,13 @@ class InlineCalls(_Host):
         method = self.model.methods[name]
         if unreadable_base(method) is not None:  # basecalls.py: it goes on after the call
             return self.call_unreadable(oid, method, args, kwargs, node)
+        self.check_inlinable(name, node)
+        bound = self.bind(method, args, kwargs, node, unknown_rest)
+        return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
+
+    def check_inlinable(self, name: str, node: ast.AST) -> None:
+        """Raises where a call to the class's method `name` (a constructor's `__init__` too)
+        is not inlined: past the inlining depth, or a call being inlined already."""
         if self.state.depth >= MAX_INLINE_DEPTH:
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
         if (self.frame.method, name) in _call_edges([*(f.method for f in self.callers), self.frame.method]):
@@ -82,8 +89,6 @@ class InlineCalls(_Host):
             raise UnsupportedConstruct("recursion deeper than the inlining bound", self.loc(node))
         if name in self.state.past_share:  # see CalleePastShare
             raise CalleePastShare(name, self.loc(node))
-        bound = self.bind(method, args, kwargs, node, unknown_rest)
-        return self.invoke(method, oid, bound, enforce_pre=method.kind != "helper")
 
     def invoke(self, method: Method, oid: int, bound: dict[str, Val], enforce_pre: bool) -> Val:
         """Inline `method` on object `oid`; its return value (merged over its return paths)."""
@@ -119,8 +124,10 @@ class InlineCalls(_Host):
         """`cls(...)` or `ClassName(...)`: a new object initialised by __init__."""
         from contractor.z3backend.semantics import blank_object
 
-        oid = self.state.new_object(blank_object(self.model))
         init = self.model.methods.get("__init__")
+        if init is not None:  # a constructor building an object of its class (starlette's URL)
+            self.check_inlinable("__init__", node)
+        oid = self.state.new_object(blank_object(self.model))
         if init is not None:
             self.invoke(init, oid, self.bind(init, args, kwargs, node), enforce_pre=True)
         return Val(TypeRef(TypeKind.CLASS, name=self.model.name), oid)
