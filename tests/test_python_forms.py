@@ -299,3 +299,24 @@ def test_a_constructor_building_its_own_class_stops_at_the_inlining_bound(tmp_pa
         except ValueError:
             continue
         raise AssertionError("sealed twice")
+
+
+def test_a_value_z3_does_not_model_is_named_readably(tmp_path: Path) -> None:
+    """A field that may hold an object of the class (`dict[str, Group]`) is a value z3 does
+    not model: handed to outside code (`sorted(self.children)`, click's Group.list_commands)
+    the summary said "a any value handed to external code"."""
+    src = tmp_path / "group.py"
+    src.write_text(textwrap.dedent('''\
+        from typing import Dict
+
+
+        class Group:
+            def __init__(self) -> None:
+                self.children: Dict[str, "Group"] = {}
+
+            def names(self) -> list:
+                return sorted(self.children)
+        '''))
+    ts = infer(f"{src}:Group", InferOptions(backend="z3"))
+    assert [(u.method, u.line, u.construct) for u in ts.unknowns] == [
+        ("names", 9, "a value of a type the z3 backend does not model handed to external code")]

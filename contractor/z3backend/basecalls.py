@@ -45,7 +45,7 @@ class BaseCalls(_Host):
         values = list(args) + list(kwargs.values())
         for i, v in enumerate(values):
             if isinstance(v, Val) and v.kind in ("class", "any"):
-                raise UnsupportedConstruct(f"a {v.type} value handed to the unreadable base {method.owner}",
+                raise UnsupportedConstruct(f"{V.a_value_of(v.type)} handed to the unreadable base {method.owner}",
                                            self.loc(node))
             if i < len(nodes) and not isinstance(nodes[i], ast.Starred):
                 self.hand_out(nodes[i], v)

@@ -164,7 +164,7 @@ class OutsideEvaluator(_Host):
             if observer:
                 break
             if isinstance(v, Val) and v.kind == "any":  # a typed value z3 does not model
-                raise UnsupportedConstruct(f"a {v.type} value handed to {type(target).__name__.lower()} code",
+                raise UnsupportedConstruct(f"{V.a_value_of(v.type)} handed to {type(target).__name__.lower()} code",
                                            self.loc(a))
             if isinstance(v, Val) and v.kind == "class":
                 raise UnsupportedConstruct("an object of the class handed to code outside the analysed source",
@@ -222,7 +222,8 @@ class OutsideEvaluator(_Host):
                 raise UnsupportedConstruct("an object of the class handed to an untyped value's operator",
                                            self.loc(sub))
             if isinstance(v, Val) and v.kind == "any":
-                raise UnsupportedConstruct(f"a {v.type} value handed to an untyped value's operator", self.loc(sub))
+                raise UnsupportedConstruct(f"{V.a_value_of(v.type)} handed to an untyped value's operator",
+                                           self.loc(sub))
         chosen = all(self.caller_chosen(v) for _, v in operands)
         # where `self` was handed out (escape.py), one untyped operand may be the object: it
         # then runs the class's own operator with the others (typed values, which run none of

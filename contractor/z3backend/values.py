@@ -226,7 +226,14 @@ def coerce(v: Val, t: TypeRef) -> Val:
         return Val(t, T.make(sort_of(t), [x.z for x in items]))
     if t.kind == "any":
         return v
-    raise UnsupportedConstruct(f"a {v.type} value where {t} is expected")
+    raise UnsupportedConstruct(f"{a_value_of(v.type)} where {t} is expected")
+
+
+def a_value_of(t: TypeRef) -> str:
+    """How messages name a value of type t: "a list[int] value"; for a type z3 does not
+    model (an unreadable field's type, a call's result of different types on different
+    paths), which has no readable name, "a value of a type the z3 backend does not model"."""
+    return "a value of a type the z3 backend does not model" if t.kind == "any" else f"a {t} value"
 
 
 def to_opaque(v: Val) -> z3.ExprRef:
@@ -239,7 +246,7 @@ def to_opaque(v: Val) -> z3.ExprRef:
         inner = Val(v.type.args[0], v.z)
         return F.ite(v.is_none, O.none_term(), O.of_term(inner.z, truthy(inner)))
     if v.kind in ("class", "any", "undefined") or not isinstance(v.z, z3.ExprRef):
-        raise UnsupportedConstruct(f"a {v.type} value where an untyped value is expected")
+        raise UnsupportedConstruct(f"{a_value_of(v.type)} where an untyped value is expected")
     return O.of_term(v.z, truthy(v))
 
 
