@@ -291,3 +291,34 @@ class C:
 ''', {"tags": [None, "", "a"], "used": BOOLS},
         {"tag": {"tags": ["", "a"]}, "hit": {"name": ["", "a"]}, "check": {"name": ["", "a", "b"]}},
         findings=(("may_raise", "check"),)))
+
+GUARD_CASES.append(
+    # a tuple literal handed to a `tuple[str, ...]` parameter (read as a list of str): its
+    # items in order (values.coerce), so pytest's FDCapture protocol `_assert_state(op,
+    # ("started", "suspended"))` is read (before: "a tuple[str, str] value where list[str]
+    # is expected", every method may)
+    Case("tuple_argument_for_a_variadic_tuple_parameter", '''class C:
+    def __init__(self) -> None:
+        self._state = "initialized"
+
+    def _assert_state(self, op: str, states: tuple[str, ...]) -> None:
+        assert self._state in states, "cannot " + op
+
+    def start(self) -> None:
+        self._assert_state("start", ("initialized",))
+        self._state = "started"
+
+    def suspend(self) -> None:
+        self._assert_state("suspend", ("started", "suspended"))
+        if self._state == "suspended":
+            return
+        self._state = "suspended"
+
+    def done(self) -> None:
+        self._assert_state("done", ("initialized", "started", "suspended", "done"))
+        self._state = "done"
+
+    def reset(self) -> None:
+        self._assert_state("reset", ())
+''', {"_state": ["initialized", "started", "suspended", "done", "other"]},
+        findings=(("never_enabled", "reset"),)))

@@ -217,6 +217,12 @@ def coerce(v: Val, t: TypeRef) -> Val:
         return v
     if t.kind == "list" and v.kind == "list" and v.type.args == () :
         return Val(t, z3.Empty(sort_of(t)))
+    if t.kind == "list" and v.kind == "tuple" and t.args:
+        # a tuple where `tuple[T, ...]` or `Sequence[T]` is expected (read as a list of T,
+        # contracts/types.py): its items in order (pytest's `_assert_state("start", ("initialized",))`)
+        items = [coerce(x, t.args[0]).z for x in tuple_items(v)] if v.type.args else []
+        units = [z3.Unit(x) for x in items]
+        return Val(t, z3.Concat(*units) if len(units) > 1 else units[0] if units else z3.Empty(sort_of(t)))
     if t.kind == v.kind == "set" and v.type.args == ():
         return Val(t, z3.Empty(sort_of(t)))
     if t.kind == v.kind == "dict" and v.type.args == ():
