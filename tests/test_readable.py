@@ -238,3 +238,53 @@ def test_atoms_are_printed_only_while_the_budget_lasts():
     ordered = atoms(formula, None, order, Budget(5.0))
     assert [str(a) for a in ordered] == ["x + y == 2", "x > 0", "y < 3"]
     assert atoms(formula, None, order, spent) == ordered  # every atom's key is in the memo now
+
+
+CAPTURE = '''class Capture:
+    def __init__(self) -> None:
+        self._state = "initialized"
+
+    def start(self) -> None:
+        assert self._state in ("initialized",)
+        self._state = "started"
+
+    def suspend(self) -> None:
+        assert self._state in ("started", "suspended")
+        if self._state == "suspended":
+            return
+        self._state = "suspended"
+
+    def resume(self) -> None:
+        assert self._state in ("started", "suspended")
+        if self._state == "started":
+            return
+        self._state = "started"
+'''
+
+
+def test_state_invariants_hold_of_the_objects_the_transitions_reach(tmp_path):
+    """pytest's FDCapture protocol: `started` and `suspended` enable the same methods, so they
+    are one state. z3's consequences, asked on the solver shared by every state, claimed
+    `_state == "started"` implied by that state's pattern, and the invariant printed was
+    `self._state == 'started'`, false for an object after suspend() (its own witness).
+    Each invariant's executable form is now checked on objects run through the methods."""
+    src = tmp_path / "capture.py"
+    src.write_text(CAPTURE)
+    ts = api.infer(f"{src}:Capture", Z3)
+    namespace: dict = {}
+    exec(compile(CAPTURE, str(src), "exec"), namespace)
+    obj = namespace["Capture"]()
+    for calls in ([], ["start"], ["suspend"], ["resume"], ["suspend"]):
+        for name in calls:
+            getattr(obj, name)()
+        enabled = set()
+        for m in ("start", "suspend", "resume"):
+            probe = namespace["Capture"]()
+            probe._state = obj._state
+            try:
+                getattr(probe, m)()
+            except AssertionError:
+                continue
+            enabled.add(m)
+        (state,) = [s for s in ts.states if set(s.enabled) == enabled]
+        assert eval(state.executable, {"self": obj}), (obj._state, state.invariant)

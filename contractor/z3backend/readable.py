@@ -129,6 +129,17 @@ def conjunction_of_literals(pattern: list[z3.BoolRef], solver: z3.Solver, count:
         if key in negative:
             implied.append(negative[key])
     implied = implied or list(implied_ids.values())
+    if dag.has_sort(pattern, UNTABLED_SORTS):
+        # z3 5.4's consequences can claim more than the pattern implies: on a solver that
+        # answered other states' queries before, over strings, it found `_state == "started"`
+        # implied by `_state in ("started", "suspended")` (pytest's FDCapture), and the
+        # check below only proves the literals sufficient, so the invariant was too strong.
+        # Checked where the pattern reads the theories whose answers the truth table does
+        # not trust either (sequences, strings, arrays, floats)
+        limit()
+        count()
+        if solver.check(*pattern, z3.Not(z3.And(*implied))) != z3.unsat:
+            return None
     refuting = z3.Not(formula)
     memo: dict[int, tuple[z3.BoolRef, list[tuple[int, tuple[z3.ExprRef, z3.ExprRef]]]]] = {}
 
