@@ -320,3 +320,40 @@ def test_a_value_z3_does_not_model_is_named_readably(tmp_path: Path) -> None:
     ts = infer(f"{src}:Group", InferOptions(backend="z3"))
     assert [(u.method, u.line, u.construct) for u in ts.unknowns] == [
         ("names", 9, "a value of a type the z3 backend does not model handed to external code")]
+
+
+def test_a_variadic_tuple_compared_with_a_tuple_is_not_decided_false(tmp_path: Path) -> None:
+    """`tuple[str, ...]` is read as a list of str, and a list never equals a tuple, so
+    `allowed == ("a", "b")` was False: direct() and go() were `never_enabled` (stuck from the
+    start), though both run. Now the comparison is untranslated (may-answers)."""
+    source = textwrap.dedent('''\
+        class C:
+            def __init__(self) -> None:
+                self.mode = "a"
+
+            def _check(self, allowed: tuple[str, ...]) -> None:
+                if allowed == ("a", "b"):
+                    return
+                raise ValueError("no")
+
+            def go(self) -> None:
+                self._check(("a", "b"))
+                self.mode = "b"
+
+            def direct(self, allowed: tuple[str, ...]) -> None:
+                if allowed != ("x",):
+                    raise ValueError("only x")
+                self.mode = "x"
+        ''')
+    src = tmp_path / "modes.py"
+    src.write_text(source)
+    ts = infer(f"{src}:C", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "never_enabled"], ts.findings
+    (initial,) = ts.initial
+    assert {"direct", "go"} <= set(ts.state(initial).enabled)
+    namespace: dict = {}
+    exec(compile(source, str(src), "exec"), namespace)
+    obj = namespace["C"]()
+    obj.go()
+    obj.direct(("x",))
+    assert obj.mode == "x"

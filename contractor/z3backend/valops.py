@@ -118,6 +118,10 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
     if {a.kind, b.kind} <= {"bool", "int", "float"}:
         kind, x, y = numeric_pair(a, b)
         return x == y if kind == "int" else z3.fpEQ(x, y)
+    if {a.kind, b.kind} == {"list", "tuple"}:
+        # `tuple[T, ...]` and Sequence[T] are read as lists (contracts/types.py): the value may
+        # be a tuple at run time, equal to a tuple of the same items (a list never is)
+        raise UnsupportedConstruct("comparison of a sequence read as a list with a tuple")
     if a.kind != b.kind:
         return z3.BoolVal(False)
     raise UnsupportedConstruct(f"comparison of {a.type} values")
