@@ -10,9 +10,12 @@ report.html) and printed (the summary), byte for byte, after masking the run's t
 compared apart: a speed-up that asks fewer queries changes them, and only them.
 
     python benchmarks/same_outputs.py BEFORE_TREE AFTER_TREE [--only door,Linear] [--shape]
-        [--targets zipfile:ZipFile,wave:Wave_write --backend z3]
+        [--targets zipfile:ZipFile,wave:Wave_write --backend z3] [--after-jobs 2]
 
     python benchmarks/same_outputs.py TREE --seeds 0,1,2,3,4 [--targets ...] [--backend z3] [--shape]
+
+With --after-jobs N, the AFTER tree runs with --jobs N (BEFORE with 1): the same tree
+twice compares a parallel exploration with one process's.
 
 With --seeds and one tree, runs the tree once per PYTHONHASHSEED and compares every run
 with the first seed's (the analysis must not depend on string hashing).
@@ -22,7 +25,7 @@ and exits 1 when any output differs beyond the masked time and the query counts.
 
 With --shape, a target whose outputs differ is also compared by its typestate's shape
 (typestate.json's states with their enabled methods, transitions with their certainty,
-initializations, completeness, and the findings' kinds and methods): a change of term ids
+initializations, completeness, the findings' kinds and methods, and the unknowns): a change of term ids
 (a memo that makes fewer terms) may make z3 pick other witnesses, and only those. Then
 only a differing shape makes the exit status 1.
 """
@@ -55,14 +58,15 @@ def targets() -> list[str]:
     return files + [f"{path}:{cls}" for path, cls in CLASSES if not path.startswith("samples/")]
 
 
-def run(tree: Path, target: str, out: Path, backend: str | None = None, seed: str | None = None) -> dict[str, str]:
+def run(tree: Path, target: str, out: Path, backend: str | None = None, seed: str | None = None,
+        jobs: str = "1") -> dict[str, str]:
     """What one run wrote and printed: file name -> text (`<stdout>` the summary)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
     where = str(tree / target) if target.split(":")[0].endswith(".py") else target  # or package.module:Class
-    done = subprocess.run([sys.executable, "-m", "contractor", "infer", where, "--out", str(out), "--jobs", "1",
+    done = subprocess.run([sys.executable, "-m", "contractor", "infer", where, "--out", str(out), "--jobs", jobs,
                            *(["--backend", backend] if backend else [])],
                           cwd=tree, env=env, capture_output=True, text=True)
     found = {"<stdout>": done.stdout.replace(str(tree), "TREE").replace(str(out), "OUT"),
@@ -88,7 +92,8 @@ def shape(found: dict[str, str]) -> object:
     return ([(s["id"], sorted(s["enabled"])) for s in ts["states"]],
             sorted((t["source"], t["method"], t["target"], t["certainty"]) for t in ts["transitions"]),
             sorted((t["constructor"], t["target"], t["certainty"]) for t in ts["initializations"]),
-            ts["complete"], sorted((f["kind"], f.get("method")) for f in ts["findings"]))
+            ts["complete"], sorted((f["kind"], f.get("method")) for f in ts["findings"]),
+            [(u["method"], u["line"], u["construct"], u["detail"]) for u in ts.get("unknowns", [])])
 
 
 def first_difference(a: str, b: str) -> str:
@@ -128,6 +133,8 @@ def main() -> None:
     parser.add_argument("--targets", default="", help="comma-separated targets instead of the samples and "
                         "Contractor.NET classes (FILE.py:CLASS or package.module:CLASS)")
     parser.add_argument("--backend", default=None, help="--backend of every run (default: the CLI's)")
+    parser.add_argument("--after-jobs", default="1", help="--jobs of the AFTER tree's runs (the BEFORE tree's: 1); "
+                        "give the same tree twice to compare a parallel run with one process")
     parser.add_argument("--seeds", default="", help="comma-separated PYTHONHASHSEEDs: one tree, run once per seed")
     args = parser.parse_args()
     seeds = [s for s in args.seeds.split(",") if s]
@@ -152,7 +159,7 @@ def main() -> None:
             assert args.after is not None
             with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
                 before = run(args.before.resolve(), target, Path(a), args.backend)
-                after = run(args.after.resolve(), target, Path(b), args.backend)
+                after = run(args.after.resolve(), target, Path(b), args.backend, jobs=args.after_jobs)
             notes, n, m = compare(before, after, args.shape)
             differ, shapes_differ = differ + n, shapes_differ + m
         print(f"{target:48} {'same' if not notes else '; '.join(notes)}", flush=True)

@@ -138,6 +138,7 @@ def explore(
     extra_findings: list[Finding] = []
     # a backend answering queued states ahead, in worker processes (contractor.parallel)
     prefetch = getattr(backend, "prefetch", None)
+    announce = getattr(backend, "announce", None)  # ... told of each state as it is queued
     interrupted = False
     answered: set[tuple[str, str]] = set()  # (state id, method) pairs whose targets are all found
     built: set[str] = set()  # constructors whose initial states are all found
@@ -158,6 +159,8 @@ def explore(
                 raise _StateLimit
             ids[enabled] = f"S{len(ids) + 1}"
             queue.append(enabled)
+            if announce is not None:
+                announce(enabled)
             if on_event:
                 on_event(StateFound(ids[enabled], tuple(sorted(enabled))))
         return ids[enabled]
