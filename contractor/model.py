@@ -61,6 +61,9 @@ class TypeRef:
     args: tuple[TypeRef, ...] = ()
     name: str | None = None
     members: tuple[str, ...] = ()
+    # an enum whose members are equal to their values (IntEnum, StrEnum, IntFlag, an Enum
+    # mixing in int or str): `Mode.ON == 1` may hold
+    by_value: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, TypeKind):  # a kind read from text (JSON): one of the vocabulary

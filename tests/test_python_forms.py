@@ -357,3 +357,54 @@ def test_a_variadic_tuple_compared_with_a_tuple_is_not_decided_false(tmp_path: P
     obj.go()
     obj.direct(("x",))
     assert obj.mode == "x"
+
+
+def test_an_int_enum_compared_with_its_value_is_not_decided_false(tmp_path: Path) -> None:
+    """IntEnum (StrEnum, IntFlag, `class M(int, Enum)`) members equal their values, and
+    equal() answered False for any enum against an int: check_on() was `never_enabled`
+    though it runs after turn_on(). Now that comparison is untranslated (may-answers); a
+    plain Enum member against an int is still False (check_plain always enabled)."""
+    source = textwrap.dedent('''\
+        import enum
+
+
+        class Mode(enum.IntEnum):
+            OFF = 0
+            ON = 1
+
+
+        class Plain(enum.Enum):
+            A = 1
+            B = 2
+
+
+        class Switch:
+            def __init__(self) -> None:
+                self.mode = Mode.OFF
+                self.plain = Plain.A
+
+            def turn_on(self) -> None:
+                self.mode = Mode.ON
+
+            def check_on(self) -> None:
+                if self.mode != 1:
+                    raise ValueError("off")
+
+            def check_plain(self) -> None:
+                if self.plain == 1:
+                    raise ValueError("never: a plain Enum member is not its value")
+        ''')
+    src = tmp_path / "switch.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Switch", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "never_enabled"], ts.findings
+    assert [(u.method, u.construct) for u in ts.unknowns] == [
+        ("check_on", "comparison of Mode (an enum equal to its values) and int")]
+    assert "check_plain" in ts.always_enabled
+    spec = importlib.util.spec_from_file_location("switch_forms", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module.Switch()
+    obj.check_plain()
+    obj.turn_on()
+    obj.check_on()

@@ -11,6 +11,8 @@ from contractor.contracts.context import FileContext
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+# bases whose enums' members compare equal to their values (`class Mode(int, Enum)` too)
+VALUE_BASES = frozenset({"IntEnum", "StrEnum", "IntFlag", "int", "str", "float", "bytes"})
 _SCALARS = {"bool": BOOL, "int": INT, "float": FLOAT, "str": STR, "None": NONE, "NoneType": NONE}
 _CONTAINERS: dict[str, TypeKind] = {"list": TypeKind.LIST, "List": TypeKind.LIST, "Sequence": TypeKind.LIST,
                                     "MutableSequence": TypeKind.LIST, "set": TypeKind.SET,
@@ -40,7 +42,8 @@ def enum_classes(module: ast.Module) -> dict[str, TypeRef]:
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else \
                     [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else []
                 members.extend(t.id for t in targets if isinstance(t, ast.Name) and not t.id.startswith("_"))
-            enums[node.name] = TypeRef(TypeKind.ENUM, name=node.name, members=tuple(members))
+            by_value = any(_last_name(b) in VALUE_BASES for b in node.bases)
+            enums[node.name] = TypeRef(TypeKind.ENUM, name=node.name, members=tuple(members), by_value=by_value)
     return enums
 
 
