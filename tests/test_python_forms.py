@@ -408,3 +408,53 @@ def test_an_int_enum_compared_with_its_value_is_not_decided_false(tmp_path: Path
     obj.check_plain()
     obj.turn_on()
     obj.check_on()
+
+
+def test_a_set_lookup_of_a_value_python_finds_by_value_is_not_decided_false(tmp_path: Path) -> None:
+    """`Mode.ON in self.seen` (an IntEnum in a set[int]) and `1 in self.flags` (an int in a
+    set[bool]) find their item in Python (1 == True, Mode.ON == 1), but coerce() refuses
+    those types and contains() answered "another type: never equal": need() and
+    need_flag() were `never_enabled`, though both run after add_on(). Now untranslated."""
+    source = textwrap.dedent('''\
+        import enum
+
+
+        class Mode(enum.IntEnum):
+            OFF = 0
+            ON = 1
+
+
+        class Bag:
+            def __init__(self) -> None:
+                self.seen: set[int] = set()
+                self.flags: set[bool] = set()
+                self.names: set[str] = set()
+
+            def add_on(self) -> None:
+                self.seen.add(1)
+                self.flags.add(True)
+
+            def need(self) -> None:
+                if Mode.ON not in self.seen:
+                    raise ValueError("no ON")
+
+            def need_flag(self) -> None:
+                if 1 not in self.flags:
+                    raise ValueError("no flag")
+
+            def never(self) -> None:
+                if 1 not in self.names:
+                    raise ValueError("an int is never a str")
+        ''')
+    src = tmp_path / "bag.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Bag", InferOptions(backend="z3"))
+    assert {(f.kind, f.method) for f in ts.findings if f.kind == "never_enabled"} == {("never_enabled", "never")}
+    assert {u.method for u in ts.unknowns} == {"need", "need_flag"}
+    spec = importlib.util.spec_from_file_location("bag_forms", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module.Bag()
+    obj.add_on()
+    obj.need()
+    obj.need_flag()

@@ -10,7 +10,7 @@ from typing import Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import FLOAT, INT, STR
+from contractor.model import FLOAT, INT, STR, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
@@ -146,6 +146,15 @@ def order(op: str, a: Val, b: Val) -> z3.BoolRef:
     return table[op]()
 
 
+def _may_equal_across(a: TypeRef, b: TypeRef) -> bool:
+    """Whether values of two types coerce() does not convert may still be equal in Python:
+    `1 in {True}` (bool and int, either way), `Mode.ON in {1}` (an enum equal to its values)."""
+    if a.kind == "enum" and b.kind == "enum" and a.name == b.name:
+        return False
+    return ({a.kind, b.kind} <= {"bool", "int", "float"}
+            or any(t.kind == "enum" and t.by_value for t in (a, b)))
+
+
 def contains(item: Val, container: Val) -> z3.BoolRef:
     """item in container (str in str, scalar in list, anything in a tuple)."""
     if container.kind == "str" and item.kind == "str":
@@ -160,7 +169,9 @@ def contains(item: Val, container: Val) -> z3.BoolRef:
             raise UnsupportedConstruct(f"a float looked up in a {container.type}")
         try:
             x = coerce(item, elem)
-        except UnsupportedConstruct:  # another type: never equal to an element
+        except UnsupportedConstruct:  # another type: never equal to an element ...
+            if _may_equal_across(item.type, elem):  # ... unless Python compares them by value
+                raise UnsupportedConstruct(f"`in` on a {container.type} with a key of type {item.type}") from None
             return z3.BoolVal(False)
         return M.has(seq_of(container), x.z)
     if container.kind == "list":
