@@ -61,8 +61,8 @@ class TypeRef:
     args: tuple[TypeRef, ...] = ()
     name: str | None = None
     members: tuple[str, ...] = ()
-    # an enum whose members are equal to their values (IntEnum, StrEnum, IntFlag, an Enum
-    # mixing in int or str): `Mode.ON == 1` may hold
+    # an enum whose members act as their values (IntEnum, StrEnum, IntFlag, Flag, an Enum
+    # mixing in int or str): `Mode.ON == 1` may hold, `Mode.OFF` (0) is false
     by_value: bool = False
 
     def __post_init__(self) -> None:

@@ -399,7 +399,7 @@ def test_an_int_enum_compared_with_its_value_is_not_decided_false(tmp_path: Path
     ts = infer(f"{src}:Switch", InferOptions(backend="z3"))
     assert not [f for f in ts.findings if f.kind == "never_enabled"], ts.findings
     assert [(u.method, u.construct) for u in ts.unknowns] == [
-        ("check_on", "comparison of Mode (an enum equal to its values) and int")]
+        ("check_on", "comparison of Mode (an enum whose members act as their values) and int")]
     assert "check_plain" in ts.always_enabled
     spec = importlib.util.spec_from_file_location("switch_forms", src)
     module = importlib.util.module_from_spec(spec)
@@ -458,3 +458,60 @@ def test_a_set_lookup_of_a_value_python_finds_by_value_is_not_decided_false(tmp_
     obj.add_on()
     obj.need()
     obj.need_flag()
+
+
+def test_the_truth_of_an_enum_member_that_acts_as_its_value_is_not_decided_true(tmp_path: Path) -> None:
+    """IntEnum's OFF = 0 and Flag's NONE = 0 are false in Python; every enum member was
+    true, so `if self.mode: raise` made only_off() `never_enabled`, though it runs on a new
+    object. Now their truth is untranslated; a plain Enum member is still true."""
+    source = textwrap.dedent('''\
+        import enum
+
+
+        class Mode(enum.IntEnum):
+            OFF = 0
+            ON = 1
+
+
+        class Perm(enum.Flag):
+            NONE = 0
+            READ = 1
+
+
+        class Color(enum.Enum):
+            RED = 0
+
+
+        class Switch:
+            def __init__(self) -> None:
+                self.mode = Mode.OFF
+                self.perm = Perm.NONE
+                self.color = Color.RED
+
+            def turn_on(self) -> None:
+                self.mode = Mode.ON
+                self.perm = Perm.READ
+
+            def only_off(self) -> None:
+                if self.mode:
+                    raise ValueError("on")
+
+            def no_perm(self) -> None:
+                if self.perm:
+                    raise ValueError("granted")
+
+            def never(self) -> None:
+                if self.color:
+                    raise ValueError("a plain Enum member is true")
+        ''')
+    src = tmp_path / "switch.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Switch", InferOptions(backend="z3"))
+    assert {f.method for f in ts.findings if f.kind == "never_enabled"} == {"never"}
+    assert {u.method for u in ts.unknowns} == {"only_off", "no_perm"}
+    spec = importlib.util.spec_from_file_location("switch_truth", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module.Switch()
+    obj.only_off()
+    obj.no_perm()

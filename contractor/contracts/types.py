@@ -11,8 +11,10 @@ from contractor.contracts.context import FileContext
 from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
-# bases whose enums' members compare equal to their values (`class Mode(int, Enum)` too)
-VALUE_BASES = frozenset({"IntEnum", "StrEnum", "IntFlag", "int", "str", "float", "bytes"})
+# bases whose enums' members act as their values: they compare equal to them (`class
+# Mode(int, Enum)` too) and a member whose value is 0 or "" is false (Flag's too: its
+# comparisons with values are then left undecided as well)
+VALUE_BASES = frozenset({"IntEnum", "StrEnum", "IntFlag", "Flag", "int", "str", "float", "bytes"})
 _SCALARS = {"bool": BOOL, "int": INT, "float": FLOAT, "str": STR, "None": NONE, "NoneType": NONE}
 _CONTAINERS: dict[str, TypeKind] = {"list": TypeKind.LIST, "List": TypeKind.LIST, "Sequence": TypeKind.LIST,
                                     "MutableSequence": TypeKind.LIST, "set": TypeKind.SET,

@@ -117,7 +117,8 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
         by_value = next((v.type for v in (a, b) if v.kind == "enum" and v.type.by_value), None)
         if by_value is not None:  # IntEnum.ON == 1: its value decides, which z3 does not model
             with_type = b.type if a.type is by_value else a.type
-            raise UnsupportedConstruct(f"comparison of {by_value} (an enum equal to its values) and {with_type}")
+            raise UnsupportedConstruct(f"comparison of {by_value} (an enum whose members act as their values) "
+                                       f"and {with_type}")
         return z3.BoolVal(False)
     if {a.kind, b.kind} <= {"bool", "int", "float"}:
         kind, x, y = numeric_pair(a, b)

@@ -170,6 +170,8 @@ def truthy(v: Val) -> z3.BoolRef:
         return z3.BoolVal(False) if v.z is None else z3.Length(v.z) > 0  # None: `[]` not yet typed
     if k == "none":
         return z3.BoolVal(False)
+    if k == "enum" and v.type.by_value:  # IntEnum's OFF = 0 is false: its value decides
+        raise UnsupportedConstruct(f"truth value of {v.type} (an enum whose members act as their values)")
     if k in ("enum", "class"):
         return z3.BoolVal(True)
     if k == "tuple":
