@@ -515,3 +515,47 @@ def test_the_truth_of_an_enum_member_that_acts_as_its_value_is_not_decided_true(
     obj = module.Switch()
     obj.only_off()
     obj.no_perm()
+
+
+def test_the_truth_of_an_object_of_a_class_with_len_is_not_decided_true(tmp_path: Path) -> None:
+    """An object of the analysed class was always true, but a class defining __len__ (or
+    __bool__) is false when empty: `other = Stack(); if other: raise` made copy_empty()
+    `never_enabled` though it runs, and `if not self: raise` hid pop's guard. Now such
+    truth values are untranslated (may-answers)."""
+    source = textwrap.dedent('''\
+        class Stack:
+            def __init__(self) -> None:
+                self.n = 0
+
+            def __len__(self) -> int:
+                return self.n
+
+            def push(self) -> None:
+                self.n += 1
+
+            def pop(self) -> None:
+                if not self:
+                    raise IndexError("empty")
+                self.n -= 1
+
+            def copy_empty(self) -> None:
+                other = Stack()
+                if other:
+                    raise ValueError("a new stack is empty")
+        ''')
+    src = tmp_path / "stack.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Stack", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "never_enabled"], ts.findings
+    assert {(u.method, u.line) for u in ts.unknowns} == {("pop", 12), ("copy_empty", 18)}
+    spec = importlib.util.spec_from_file_location("stack_truth", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    obj = module.Stack()
+    obj.copy_empty()
+    try:
+        obj.pop()
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("popped an empty stack")

@@ -148,7 +148,7 @@ class CallEvaluator(_Host):
                 result = V.ite(P.order(op, v, result), v, result)  # ties keep the first, as Python
             return result
         if name == "bool" and len(args) == 1:
-            return Val(BOOL, V.truthy(args[0]))
+            return Val(BOOL, self.truth(args[0], node))
         if name == "int" and len(args) == 1 and args[0].kind in ("bool", "int"):
             return Val(INT, V.to_int(args[0]))
         if name == "float" and len(args) == 1 and args[0].kind in ("bool", "int", "float"):

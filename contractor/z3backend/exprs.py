@@ -22,6 +22,7 @@ from contractor.z3backend import tuples as T
 from contractor.z3backend import values as V
 from contractor.z3backend.callexprs import CallEvaluator
 from contractor.z3backend.classlevel import class_bindings
+from contractor.z3backend.fileclasses import Truth
 from contractor.z3backend.mapcalls import MapMethod
 from contractor.z3backend.opexprs import OperatorEvaluator
 from contractor.z3backend.outside import External, Member
@@ -53,6 +54,14 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
             raise self.unsupported(node)
         return method(node)
 
+    def truth(self, v: Val, node: ast.AST) -> z3.BoolRef:
+        """bool(v): an object of the class whose __bool__ or __len__ decides it is untranslated
+        (ClassFacts.instance_truth); other values as values.truthy reads them."""
+        if v.kind == "class" and self.facts.instance_truth is Truth.DECIDED_BY_IT:
+            raise self.unsupported(node, f"truth value of an object of {self.model.name}, "
+                                         "which __bool__ or __len__ decides")
+        return V.truthy(v)
+
     def condition(self, node: ast.expr) -> z3.BoolRef:
         """bool(node), where only its truth matters (if/while tests, asserts, contracts):
         `and`/`or`/`not` are taken on truth values, so operands of different types
@@ -61,7 +70,7 @@ class ExprEvaluator(OperatorEvaluator, CallEvaluator):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return F.not_(self.condition(node.operand))
         if not isinstance(node, ast.BoolOp):
-            return V.truthy(self.eval(node))
+            return self.truth(self.eval(node), node)
         is_and = isinstance(node.op, ast.And)
         saved = self.guard
         parts = []

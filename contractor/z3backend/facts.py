@@ -18,7 +18,14 @@ from contractor.z3backend.fileclasses import Truth, plain_classes
 class ClassFacts:
     escape: Escape | None = None  # where the class hands `self` out (escape.py)
     plain_classes: dict[str, Truth] = field(default_factory=dict)  # fileclasses.py
+    # the truth of the class's own objects (`if self:`, `if other:` for `other = cls()`):
+    # decided by them where the class, a readable base or possibly an unreadable one
+    # defines __bool__ or __len__
+    instance_truth: Truth = Truth.TRUE
 
     @classmethod
     def read(cls, model: ClassModel) -> ClassFacts:
-        return cls(self_escape(model), plain_classes(model.module))
+        decided = bool({"__bool__", "__len__"} & set(model.methods)) or any(
+            b.unreadable is not None for b in model.bases)
+        return cls(self_escape(model), plain_classes(model.module),
+                   Truth.DECIDED_BY_IT if decided else Truth.TRUE)

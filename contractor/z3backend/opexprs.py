@@ -49,7 +49,7 @@ class OperatorEvaluator(_Host):
             for operand in node.values:
                 v = self.eval(operand)
                 vals.append(v)
-                t = V.truthy(v)
+                t = self.truth(v, operand)
                 conds.append(t)
                 self.guard = F.and_(self.guard, t if is_and else F.not_(t))
         finally:
@@ -81,7 +81,7 @@ class OperatorEvaluator(_Host):
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
-            return Val(BOOL, F.not_(V.truthy(v)))
+            return Val(BOOL, F.not_(self.truth(v, node)))
         if v.kind == "opaque":
             self.operator_call([(node.operand, v)], DUNDERS[type(node.op)], node)  # outside code
             return self.opaque_operation("unary", node)

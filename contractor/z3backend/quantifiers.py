@@ -110,7 +110,7 @@ class Quantifiers(_Host):
         """all(xs) / any(xs): the truth of each item."""
         seq = self.eval_any(node.args[0])
         if isinstance(seq, Val) and seq.kind == "tuple":
-            truths = [V.truthy(x) for x in V.tuple_items(seq)]
+            truths = [self.truth(x, node) for x in V.tuple_items(seq)]
             return Val(BOOL, F.and_(*truths) if name == "all" else F.or_(*truths))
         self.counter += 1
         i = z3.Int(f"{name}!{self.counter}")
