@@ -559,3 +559,28 @@ def test_the_truth_of_an_object_of_a_class_with_len_is_not_decided_true(tmp_path
         pass
     else:
         raise AssertionError("popped an empty stack")
+
+
+def test_is_between_two_lists_asks_for_their_identity(tmp_path: Path) -> None:
+    """`self.a is self.b` on two lists was read as equal contents: two fields set to `[]`
+    made check() disabled from the start (invariant `self.a == self.b`), though it runs:
+    they are two objects. Identity of lists, sets and dicts is now untranslated."""
+    source = textwrap.dedent('''\
+        class Two:
+            def __init__(self) -> None:
+                self.a: list[int] = []
+                self.b: list[int] = []
+
+            def check(self) -> None:
+                if self.a is self.b:
+                    raise ValueError("shared")
+        ''')
+    src = tmp_path / "two.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Two", InferOptions(backend="z3"))
+    (initial,) = ts.initial
+    assert "check" in ts.state(initial).enabled
+    assert [(u.method, u.line) for u in ts.unknowns] == [("check", 7)]
+    namespace: dict = {}
+    exec(compile(source, str(src), "exec"), namespace)
+    namespace["Two"]().check()

@@ -15,6 +15,7 @@ from contractor.z3backend import fastterms as F
 from contractor.z3backend import valops as P
 from contractor.z3backend import values as V
 from contractor.z3backend.mapcalls import DictView
+from contractor.z3backend.reach import CONTAINERS
 from contractor.z3backend.values import Val
 
 if TYPE_CHECKING:
@@ -196,6 +197,10 @@ class OperatorEvaluator(_Host):
                 self.operator_call([(operands[0], a), (operands[1], b)], dunder, node)
             return result
         try:
+            if isinstance(op, (ast.Is, ast.IsNot)) and a.kind in CONTAINERS and b.kind in CONTAINERS:
+                # identity, not contents: two lists with the same items are two objects (the
+                # values z3 models carry no identity)
+                raise self.unsupported(node, f"`is` between {a.type} and {b.type} values (their identity)")
             if isinstance(op, (ast.Eq, ast.Is)):
                 return P.equal(a, b)
             if isinstance(op, (ast.NotEq, ast.IsNot)):
