@@ -247,10 +247,8 @@ def test_return_values_z3_cannot_merge_are_untranslated_where_used(tmp_path: Pat
     assert {"frame", "flush"} <= set(ts.state(initial).enabled)
     closed = {t.target for t in ts.transitions if t.method == "flush"}
     assert all(not {"frame", "flush"} & set(ts.state(s).enabled) for s in closed)
-    spec = importlib.util.spec_from_file_location("framer_forms", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    obj = module.Framer()
+    framer_cls = _load(src, "Framer")
+    obj = framer_cls()
     assert obj.frame(False) == [] and obj.count(False) == 0
     obj.flush()
     for call in (obj.flush, lambda: obj.frame(False)):
@@ -289,10 +287,8 @@ def test_a_constructor_building_its_own_class_stops_at_the_inlining_bound(tmp_pa
         (u["method"], u["line"], u["construct"]) for u in ts["unknowns"]}
     unsealed = [s["id"] for s in ts["states"] if s["enabled"] == ["seal"]]
     assert unsealed and any(t["method"] == "seal" and t["source"] in unsealed for t in ts["transitions"])
-    spec = importlib.util.spec_from_file_location("url_forms", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for url in (module.Url("a"), module.Url(port=1)):
+    url_cls = _load(src, "Url")
+    for url in (url_cls("a"), url_cls(port=1)):
         url.seal()
         try:
             url.seal()
@@ -359,19 +355,23 @@ def test_a_variadic_tuple_compared_with_a_tuple_is_not_decided_false(tmp_path: P
     assert obj.mode == "x"
 
 
+MODE = textwrap.dedent('''\
+    import enum
+
+
+    class Mode(enum.IntEnum):
+        OFF = 0
+        ON = 1
+
+    ''')
+
+
 def test_an_int_enum_compared_with_its_value_is_not_decided_false(tmp_path: Path) -> None:
     """IntEnum (StrEnum, IntFlag, `class M(int, Enum)`) members equal their values, and
     equal() answered False for any enum against an int: check_on() was `never_enabled`
     though it runs after turn_on(). Now that comparison is untranslated (may-answers); a
     plain Enum member against an int is still False (check_plain always enabled)."""
-    source = textwrap.dedent('''\
-        import enum
-
-
-        class Mode(enum.IntEnum):
-            OFF = 0
-            ON = 1
-
+    source = MODE + textwrap.dedent('''\
 
         class Plain(enum.Enum):
             A = 1
@@ -401,10 +401,8 @@ def test_an_int_enum_compared_with_its_value_is_not_decided_false(tmp_path: Path
     assert [(u.method, u.construct) for u in ts.unknowns] == [
         ("check_on", "comparison of Mode (an enum whose members act as their values) and int")]
     assert "check_plain" in ts.always_enabled
-    spec = importlib.util.spec_from_file_location("switch_forms", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    obj = module.Switch()
+    switch_cls = _load(src, "Switch")
+    obj = switch_cls()
     obj.check_plain()
     obj.turn_on()
     obj.check_on()
@@ -451,10 +449,8 @@ def test_a_set_lookup_of_a_value_python_finds_by_value_is_not_decided_false(tmp_
     ts = infer(f"{src}:Bag", InferOptions(backend="z3"))
     assert {(f.kind, f.method) for f in ts.findings if f.kind == "never_enabled"} == {("never_enabled", "never")}
     assert {u.method for u in ts.unknowns} == {"need", "need_flag"}
-    spec = importlib.util.spec_from_file_location("bag_forms", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    obj = module.Bag()
+    bag_cls = _load(src, "Bag")
+    obj = bag_cls()
     obj.add_on()
     obj.need()
     obj.need_flag()
@@ -464,14 +460,7 @@ def test_the_truth_of_an_enum_member_that_acts_as_its_value_is_not_decided_true(
     """IntEnum's OFF = 0 and Flag's NONE = 0 are false in Python; every enum member was
     true, so `if self.mode: raise` made only_off() `never_enabled`, though it runs on a new
     object. Now their truth is untranslated; a plain Enum member is still true."""
-    source = textwrap.dedent('''\
-        import enum
-
-
-        class Mode(enum.IntEnum):
-            OFF = 0
-            ON = 1
-
+    source = MODE + textwrap.dedent('''\
 
         class Perm(enum.Flag):
             NONE = 0
@@ -509,10 +498,8 @@ def test_the_truth_of_an_enum_member_that_acts_as_its_value_is_not_decided_true(
     ts = infer(f"{src}:Switch", InferOptions(backend="z3"))
     assert {f.method for f in ts.findings if f.kind == "never_enabled"} == {"never"}
     assert {u.method for u in ts.unknowns} == {"only_off", "no_perm"}
-    spec = importlib.util.spec_from_file_location("switch_truth", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    obj = module.Switch()
+    switch_cls = _load(src, "Switch")
+    obj = switch_cls()
     obj.only_off()
     obj.no_perm()
 
@@ -548,10 +535,8 @@ def test_the_truth_of_an_object_of_a_class_with_len_is_not_decided_true(tmp_path
     ts = infer(f"{src}:Stack", InferOptions(backend="z3"))
     assert not [f for f in ts.findings if f.kind == "never_enabled"], ts.findings
     assert {(u.method, u.line) for u in ts.unknowns} == {("pop", 12), ("copy_empty", 18)}
-    spec = importlib.util.spec_from_file_location("stack_truth", src)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    obj = module.Stack()
+    stack_cls = _load(src, "Stack")
+    obj = stack_cls()
     obj.copy_empty()
     try:
         obj.pop()
