@@ -136,7 +136,7 @@ class ParallelBackend:
         if z3b.reuse is not None and z3b.reuse.parallel_ready():
             return  # the split pairs go to workers as they queue (prefetch)
         n = min(self.jobs, len(sizes))
-        self._shares = shares.Shares(z3b, shares.owners(sizes, n), n)
+        self._shares = shares.Shares(z3b, shares.owners(shares.costs(z3b), n), n)
         self._shares.add(states)
 
     def _start(self) -> None:

@@ -4,8 +4,8 @@ by forked workers, each owning a fixed share of the methods.
 A method's queries all run in the process owning it, in BFS order (each state, as the
 explorer queues it, then its methods in sorted order), from the z3 terms every process
 had at the fork: its incremental solver, what it learnt and the answers it gives are
-those of one process asking in that order. The owners come from the methods' sizes
-(`weights`, split greedily, largest first), so what each process asks, and in which
+those of one process asking in that order. The owners come from the methods' costs
+(`costs`: raise sites, split greedily, costliest first), so what each process asks, and in which
 order, depends on the class and the number of shares alone, never on timing: a run
 gives the same typestate, witnesses included, every time with the same --jobs. (Its
 witnesses may differ from a one-process run's: each process made other terms before.)
@@ -52,9 +52,32 @@ def weights(model: ClassModel) -> dict[str, int]:
     return out
 
 
+# a method's cost beside its raise sites (costs): its solver's first check, its witnesses
+BASE_COST = 30
+
+
+def costs(z3b: Z3Backend) -> dict[str, int]:
+    """Each action's expected share of the exploration's work: the raise sites of its
+    translated run (the guards stage's, semantics.runs) plus BASE_COST; 1 for a method not
+    translated (its answers are havoc_states', listed once). smtplib.SMTP's seconds of
+    targets follow the raise sites (auth 635 sites 2.4 s, starttls 538 1.8 s, login 400
+    1.8 s, data 317 0.6 s, most others 150 and 0.3 s) better than the syntax nodes
+    (`weights`: sendmail and send_message are the largest and, translated past their share
+    of the budget, cost nothing): the busiest of two workers had 6.8 s of its 13.3 s
+    instead of 8.1 (HTTPConnection 1.7 of 3.1 instead of 2.0, ZipFile 1.36 of 2.4 instead
+    of 1.27, Wave_write 0.91 of 1.6 instead of 0.93; the best split 6.7, 1.6, 1.2, 0.8)."""
+    from contractor.z3backend.semantics import Outcome
+
+    out = {}
+    for m in sorted(z3b.model.actions):
+        o = z3b.sem.runs.get(m)
+        out[m] = len(o.raises) + BASE_COST if isinstance(o, Outcome) else BASE_COST if o is None else 1
+    return out
+
+
 def owners(sizes: dict[str, int], shares: int) -> dict[str, int]:
-    """Each method's share (0 to shares - 1): the largest first, each to the share with the
-    least so far (the lowest index on a tie), so the shares' sizes are about even."""
+    """Each method's share (0 to shares - 1): the costliest first, each to the share with
+    the least so far (the lowest index on a tie), so the shares' costs are about even."""
     load = [0] * shares
     out = {}
     for m in sorted(sizes, key=lambda m: (-sizes[m], m)):
@@ -177,4 +200,4 @@ class Shares:
             self._workers[k] = None
 
 
-__all__ = ["Shares", "owners", "weights"]
+__all__ = ["Shares", "costs", "owners", "weights"]
