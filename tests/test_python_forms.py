@@ -569,3 +569,44 @@ def test_is_between_two_lists_asks_for_their_identity(tmp_path: Path) -> None:
     namespace: dict = {}
     exec(compile(source, str(src), "exec"), namespace)
     namespace["Two"]().check()
+
+
+def test_class_level_values_a_metaclass_may_change_are_not_read_from_the_source(tmp_path: Path) -> None:
+    """jinja2's NodeType metaclass sets `abstract = False` on each Node subclass that does not
+    say otherwise, and Node.__init__ raises `if self.abstract`: read from the source
+    (`abstract = True` in Node), every subclass's constructor always raised, an
+    `unsatisfiable_constructor` error and no state (shown once a tuple argument coerced to
+    `tuple[str, ...]` let the constructor translate). Under a metaclass other than type,
+    ABCMeta or icontract's, class-level values are now outside code's."""
+    source = textwrap.dedent('''\
+        class Meta(type):
+            def __new__(mcs, name, bases, ns):
+                ns.setdefault("abstract", False)
+                return super().__new__(mcs, name, bases, ns)
+
+
+        class Base(metaclass=Meta):
+            abstract = True
+
+            def __init__(self) -> None:
+                if self.abstract:
+                    raise TypeError("abstract nodes are not instantiable")
+                self.done = False
+
+            def finish(self) -> None:
+                if self.done:
+                    raise ValueError("finished")
+                self.done = True
+
+
+        class Leaf(Base):
+            pass
+        ''')
+    src = tmp_path / "meta.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Leaf", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "unsatisfiable_constructor"], ts.findings
+    (initial,) = ts.initial
+    assert ts.state(initial).enabled == ("finish",)
+    leaf = _load(src, "Leaf")()
+    leaf.finish()

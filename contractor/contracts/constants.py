@@ -33,6 +33,23 @@ def immutable(v: Any) -> bool:
     return isinstance(v, (bool, int, float, str))
 
 
+# metaclasses known not to change the class attributes a class body binds
+_PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "DBCMeta"})
+
+
+def rebinds_class_attributes(cls: ast.ClassDef) -> bool:
+    """Whether the class is made by a metaclass that may change what its body binds (and its
+    subclasses' bodies: jinja2's NodeType sets `abstract = False` on every Node subclass that
+    does not say otherwise), so class-level values are not those the source shows."""
+    for k in cls.keywords:
+        if k.arg == "metaclass":
+            target = k.value
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name not in _PLAIN_METACLASSES:
+                return True
+    return False
+
+
 def _is_final(ann: ast.expr) -> bool:
     target = ann.value if isinstance(ann, ast.Subscript) else ann
     name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")

@@ -27,7 +27,7 @@ from typing import Any
 from contractor.contracts import asserts, deal_dialect, icontract_dialect, pep316
 from contractor.contracts.bases import BaseResolver, ClassSource, Linearised, Unreadable, c3
 from contractor.contracts.clauses import Clauses
-from contractor.contracts.constants import class_constants, module_constants
+from contractor.contracts.constants import class_constants, module_constants, rebinds_class_attributes
 from contractor.contracts.context import FileContext
 from contractor.contracts.fields import read_fields
 from contractor.contracts.methods import is_accessor, is_dataclass, param_names
@@ -153,6 +153,8 @@ class Hierarchy:
     def class_constants(self) -> dict[str, Any]:
         """Class constants (see constants.py) of every readable class; a subclass's win."""
         out: dict[str, Any] = {}
+        if any(rebinds_class_attributes(r.src.node) for r in self.readings.values()):
+            return out  # a metaclass may change them: reading one is reading outside code
         for i in sorted(self.readings, reverse=True):
             r = self.readings[i]
             out.update(class_constants(self.mangled(r.src.node, r.src.name)))

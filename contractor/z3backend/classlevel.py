@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from contractor.contracts.constants import literal
+from contractor.contracts.constants import literal, rebinds_class_attributes
 from contractor.errors import UnsupportedConstruct
 from contractor.model import ClassModel
 from contractor.z3backend import values as V
@@ -36,8 +36,10 @@ def class_bindings(model: ClassModel) -> dict[str, ast.expr]:
 
 
 def class_defaults(model: ClassModel) -> dict[str, Val | None]:
-    """class_bindings' values as z3 values, None where a value is not translated."""
-    return {name: _default(value) for name, value in class_bindings(model).items()}
+    """class_bindings' values as z3 values, None where a value is not translated (every
+    one, where a metaclass of the lineage may change them)."""
+    rebound = any(rebinds_class_attributes(n) for n in [model.node] + [b.node for b in model.bases if b.node])
+    return {name: None if rebound else _default(value) for name, value in class_bindings(model).items()}
 
 
 def _default(value: ast.expr) -> Val | None:
