@@ -273,7 +273,9 @@ def _fail(message: str) -> None:
     default=None,
     help="Worker processes (0: one per CPU; 1: none): several classes are analysed by a "
     "pool of them; one large exploration starts workers only when many pairs wait and "
-    "each costs the solver real time [default: 0].",
+    "each costs the solver real time, or when its methods are large (each worker then "
+    "owns a share of them: witnesses and counterexamples depend on the number of "
+    "workers, the typestate does not) [default: 0].",
 )
 @click.option(
     "--png", is_flag=True, help="Also write typestate.png (needs the system Graphviz `dot`)."
