@@ -571,6 +571,21 @@ def test_is_between_two_lists_asks_for_their_identity(tmp_path: Path) -> None:
     namespace["Two"]().check()
 
 
+# a base's constructor refusing abstract classes (read from a class-level value), and a leaf
+GUARDED_BODY = textwrap.indent(textwrap.dedent('''\
+    def __init__(self) -> None:
+        if self.abstract:
+            raise TypeError("abstract")
+        self.done = False
+
+    def finish(self) -> None:
+        if self.done:
+            raise ValueError("finished")
+        self.done = True
+    '''), "    ")
+LEAF = "\n\nclass Leaf(Base):\n    pass\n"
+
+
 def test_class_level_values_a_metaclass_may_change_are_not_read_from_the_source(tmp_path: Path) -> None:
     """jinja2's NodeType metaclass sets `abstract = False` on each Node subclass that does not
     say otherwise, and Node.__init__ raises `if self.abstract`: read from the source
@@ -588,20 +603,7 @@ def test_class_level_values_a_metaclass_may_change_are_not_read_from_the_source(
         class Base(metaclass=Meta):
             abstract = True
 
-            def __init__(self) -> None:
-                if self.abstract:
-                    raise TypeError("abstract nodes are not instantiable")
-                self.done = False
-
-            def finish(self) -> None:
-                if self.done:
-                    raise ValueError("finished")
-                self.done = True
-
-
-        class Leaf(Base):
-            pass
-        ''')
+        ''') + GUARDED_BODY + LEAF
     src = tmp_path / "meta.py"
     src.write_text(source)
     ts = infer(f"{src}:Leaf", InferOptions(backend="z3"))
@@ -610,3 +612,24 @@ def test_class_level_values_a_metaclass_may_change_are_not_read_from_the_source(
     assert ts.state(initial).enabled == ("finish",)
     leaf = _load(src, "Leaf")()
     leaf.finish()
+
+
+def test_class_level_values_an_init_subclass_may_change_are_not_read_from_the_source(tmp_path: Path) -> None:
+    """`__init_subclass__` may rebind a subclass's class attributes as a metaclass does
+    (`cls.abstract = False`): read from the source, Leaf's constructor always raised (an
+    `unsatisfiable_constructor` error, no state), though Leaf() runs."""
+    source = textwrap.dedent('''\
+        class Base:
+            abstract = True
+
+            def __init_subclass__(cls, **kw):
+                super().__init_subclass__(**kw)
+                cls.abstract = False
+
+        ''') + GUARDED_BODY + LEAF
+    src = tmp_path / "subclassed.py"
+    src.write_text(source)
+    ts = infer(f"{src}:Leaf", InferOptions(backend="z3"))
+    assert not [f for f in ts.findings if f.kind == "unsatisfiable_constructor"], ts.findings
+    assert any(s.enabled == ("finish",) for s in ts.states if s.initial)
+    _load(src, "Leaf")().finish()

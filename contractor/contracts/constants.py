@@ -40,7 +40,10 @@ _PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "DBCMeta"})
 def rebinds_class_attributes(cls: ast.ClassDef) -> bool:
     """Whether the class is made by a metaclass that may change what its body binds (and its
     subclasses' bodies: jinja2's NodeType sets `abstract = False` on every Node subclass that
-    does not say otherwise), so class-level values are not those the source shows."""
+    does not say otherwise), or defines `__init_subclass__` (which may do the same to its
+    subclasses), so class-level values are not those the source shows."""
+    if any(isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__" for s in cls.body):
+        return True
     for k in cls.keywords:
         if k.arg == "metaclass":
             target = k.value
