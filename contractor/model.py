@@ -45,6 +45,14 @@ class TypeKind(enum.StrEnum):
     UNDEFINED = "undefined"  # a local or field read before any assignment (z3 backend)
 
 
+class RunsAs(enum.Enum):
+    """What a value read as a list is at run time (TypeRef.runs_as)."""
+
+    LIST = "list"
+    TUPLE = "tuple"  # `tuple[T, ...]`
+    EITHER = "either"  # `Sequence[T]`: a list or a tuple
+
+
 @dataclass(frozen=True)
 class TypeRef:
     """A field's or parameter's type, as far as contractor understands it.
@@ -64,6 +72,10 @@ class TypeRef:
     # an enum whose members act as their values (IntEnum, StrEnum, IntFlag, Flag, an Enum
     # mixing in int or str): `Mode.ON == 1` may hold, `Mode.OFF` (0) is false
     by_value: bool = False
+    # what a value of a list type is at run time: `tuple[T, ...]` and `Sequence[T]` are read
+    # as lists of T, but `() == []` is False. Not part of the type's identity (coercions
+    # between them stay free); valops.equal reads it
+    runs_as: RunsAs = field(default=RunsAs.LIST, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, TypeKind):  # a kind read from text (JSON): one of the vocabulary

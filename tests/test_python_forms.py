@@ -13,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from typestate_check import tool_transitions
 
@@ -633,3 +634,51 @@ def test_class_level_values_an_init_subclass_may_change_are_not_read_from_the_so
     assert not [f for f in ts.findings if f.kind == "unsatisfiable_constructor"], ts.findings
     assert any(s.enabled == ("finish",) for s in ts.states if s.initial)
     _load(src, "Leaf")().finish()
+
+
+def test_a_variadic_tuple_compared_with_a_list_is_not_decided_by_its_items(tmp_path: Path) -> None:
+    """`tuple[int, ...]` and `Sequence[int]` are read as lists of int, and `self.done == []`
+    was decided by the items (true for an empty tuple), though `() == []` is False in
+    Python: pop() was `never_enabled`, though it runs on every object. A list compared
+    with a tuple literal stays decided (never equal); a tuple-typed value against a list,
+    or a Sequence against anything read as a list, is untranslated (may-answers)."""
+    source = textwrap.dedent('''\
+        from typing import Sequence
+
+
+        class C:
+            def __init__(self, seq: Sequence[int]) -> None:
+                self.done: tuple[int, ...] = ()
+                self.seq = seq
+                self.items: list[int] = []
+
+            def pop(self) -> None:
+                if self.done == []:
+                    raise ValueError("never: a tuple is not a list")
+                self.done = ()
+
+            def check_seq(self) -> None:
+                if self.seq == []:
+                    raise ValueError("an empty list")
+
+            def never(self) -> None:
+                if self.items != ():
+                    raise ValueError("always: a list is not a tuple")
+        ''')
+    src = tmp_path / "tuples.py"
+    src.write_text(source)
+    ts = infer(f"{src}:C", InferOptions(backend="z3"))
+    never = {f.method for f in ts.findings if f.kind == "never_enabled"}
+    assert never == {"never"}, ts.findings
+    assert all("pop" in ts.state(s).enabled and "check_seq" in ts.state(s).enabled for s in ts.initial)
+    C = _load(src, "C")
+    for seq in ([], (), [1]):
+        obj = C(seq)
+        obj.pop()  # runs on every object
+        with pytest.raises(ValueError):
+            obj.never()
+        if seq == []:
+            with pytest.raises(ValueError):
+                obj.check_seq()
+        else:
+            obj.check_seq()

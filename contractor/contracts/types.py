@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contractor.contracts.context import FileContext
-from contractor.model import BOOL, FLOAT, INT, NONE, STR, TypeKind, TypeRef
+from contractor.model import BOOL, FLOAT, INT, NONE, STR, RunsAs, TypeKind, TypeRef
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 # bases whose enums' members act as their values: they compare equal to them (`class
@@ -32,6 +32,12 @@ def _last_name(expr: ast.expr) -> str | None:
     if isinstance(expr, ast.Attribute):
         return expr.attr
     return None
+
+
+def _runs_as(name: str | None) -> RunsAs:
+    """What a container annotation's value read as a list is at run time: a Sequence may
+    be a tuple (TypeRef.runs_as)."""
+    return RunsAs.EITHER if name == "Sequence" else RunsAs.LIST
 
 
 def enum_classes(module: ast.Module) -> dict[str, TypeRef]:
@@ -82,7 +88,7 @@ class TypeReader:
             return _SCALARS[name]
         if name in _CONTAINERS:
             return TypeRef(_CONTAINERS[name], (ANY,) * (2 if _CONTAINERS[name] == "dict" else 1)
-                           if _CONTAINERS[name] != "tuple" else ())
+                           if _CONTAINERS[name] != "tuple" else (), runs_as=_runs_as(name))
         if name in self.enums:
             return self.enums[name]
         if name == "Self" or name == self.class_name or name in self.classes:
@@ -119,8 +125,9 @@ class TypeReader:
         if kind is None:
             return ANY
         if kind == "tuple" and len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is ...:
-            return TypeRef(TypeKind.LIST, (self.of(items[0]),))  # tuple[int, ...] behaves as a sequence
-        return TypeRef(kind, tuple(self.of(i) for i in items))
+            # tuple[int, ...] behaves as a sequence, but is a tuple at run time
+            return TypeRef(TypeKind.LIST, (self.of(items[0]),), runs_as=RunsAs.TUPLE)
+        return TypeRef(kind, tuple(self.of(i) for i in items), runs_as=_runs_as(name))
 
     def value(self, expr: ast.expr) -> TypeRef | None:
         """The type of a value assigned without annotation, or None if it cannot be told."""

@@ -10,7 +10,7 @@ from typing import Any
 import z3
 
 from contractor.errors import UnsupportedConstruct
-from contractor.model import FLOAT, INT, STR, TypeRef
+from contractor.model import FLOAT, INT, STR, RunsAs, TypeRef
 from contractor.z3backend import fastterms as F
 from contractor.z3backend import mappings as M
 from contractor.z3backend import opaque as O
@@ -82,6 +82,16 @@ def absolute(v: Val) -> Val:
     return Val(INT, F.ite(x < 0, -x, x))
 
 
+def _same_runtime_class(a: TypeRef, b: TypeRef) -> bool:
+    """Whether two values read as lists are surely both lists or both tuples at run time."""
+    return a.runs_as is b.runs_as is not RunsAs.EITHER
+
+
+def _runtime_name(t: TypeRef) -> str:
+    return {RunsAs.LIST: "a list", RunsAs.TUPLE: "a tuple read as a list",
+            RunsAs.EITHER: "a sequence read as a list"}[t.runs_as]
+
+
 def equal(a: Val, b: Val) -> z3.BoolRef:
     """a == b (and `is` for None, bools and Enum members); for an opaque value, `is`."""
     if a.kind == "opaque" or b.kind == "opaque":
@@ -95,6 +105,9 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
         ua, na = (Val(a.type.args[0], a.z), a.is_none) if a.kind == "optional" else (a, z3.BoolVal(False))
         ub, nb = (Val(b.type.args[0], b.z), b.is_none) if b.kind == "optional" else (b, z3.BoolVal(False))
         return F.ite(F.or_(na, nb), F.and_(na, nb), equal(ua, ub))
+    if a.kind == b.kind == "list" and not _same_runtime_class(a.type, b.type):
+        # `tuple[T, ...]` or Sequence[T] (read as lists) against a list: `() == []` is False
+        raise UnsupportedConstruct(f"comparison of {_runtime_name(a.type)} and {_runtime_name(b.type)}")
     if a.kind == b.kind == "list" and (a.z is None or b.z is None):  # [] of unknown item type
         other = b if a.z is None else a
         return z3.BoolVal(True) if other.z is None else z3.Length(other.z) == 0
@@ -124,8 +137,11 @@ def equal(a: Val, b: Val) -> z3.BoolRef:
         kind, x, y = numeric_pair(a, b)
         return x == y if kind == "int" else z3.fpEQ(x, y)
     if {a.kind, b.kind} == {"list", "tuple"}:
+        listed = a if a.kind == "list" else b
+        if listed.type.runs_as is RunsAs.LIST:  # a list never equals a tuple
+            return z3.BoolVal(False)
         # `tuple[T, ...]` and Sequence[T] are read as lists (contracts/types.py): the value may
-        # be a tuple at run time, equal to a tuple of the same items (a list never is)
+        # be a tuple at run time, equal to a tuple of the same items
         raise UnsupportedConstruct("comparison of a sequence read as a list with a tuple")
     if a.kind != b.kind:
         return z3.BoolVal(False)
