@@ -169,7 +169,7 @@ class Aggregates(_Host):
             items = [Val(elem, v.z[i]) for i in range(length)]
             up, down = _network(items, "<"), _network(items, ">")
             ordered = [V.ite(descending, d, u) for u, d in zip(up, down)]
-            result = F.ite(n == length, _as_seq(v.type, ordered), result)
+            result = F.ite(n == length, V.seq_of_items(v.type, ordered), result)
         return Val(v.type, result)
 
     def unrolled_quantifier(self, name: str, arg: ast.expr, node: ast.AST) -> Val:
@@ -212,10 +212,3 @@ def _network(items: list[Val], op: str) -> list[Val]:
             swap = P.order(op, b, a)
             out[j], out[j + 1] = V.ite(swap, b, a), V.ite(swap, a, b)
     return out
-
-
-def _as_seq(t: TypeRef, items: list[Val]) -> z3.SeqRef:
-    if not items:
-        return z3.Empty(V.sort_of(t))
-    units = [z3.Unit(V.coerce(x, t.args[0]).z) for x in items]
-    return z3.Concat(*units) if len(units) > 1 else units[0]

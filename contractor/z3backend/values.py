@@ -222,9 +222,7 @@ def coerce(v: Val, t: TypeRef) -> Val:
     if t.kind == "list" and v.kind == "tuple" and t.args:
         # a tuple where `tuple[T, ...]` or `Sequence[T]` is expected (read as a list of T,
         # contracts/types.py): its items in order (pytest's `_assert_state("start", ("initialized",))`)
-        items = [coerce(x, t.args[0]).z for x in tuple_items(v)] if v.type.args else []
-        units = [z3.Unit(x) for x in items]
-        return Val(t, z3.Concat(*units) if len(units) > 1 else units[0] if units else z3.Empty(sort_of(t)))
+        return Val(t, seq_of_items(t, tuple_items(v) if v.type.args else []))
     if t.kind == v.kind == "set" and v.type.args == ():
         return Val(t, z3.Empty(sort_of(t)))
     if t.kind == v.kind == "dict" and v.type.args == ():
@@ -235,6 +233,14 @@ def coerce(v: Val, t: TypeRef) -> Val:
     if t.kind == "any":
         return v
     raise UnsupportedConstruct(f"{a_value_of(v.type)} where {t} is expected")
+
+
+def seq_of_items(t: TypeRef, items: list[Val]) -> z3.SeqRef:
+    """The z3 sequence of a list type `t` holding `items` in order, each coerced to its item type."""
+    if not items:
+        return z3.Empty(sort_of(t))
+    units = [z3.Unit(coerce(x, t.args[0]).z) for x in items]
+    return z3.Concat(*units) if len(units) > 1 else units[0]
 
 
 def a_value_of(t: TypeRef) -> str:
